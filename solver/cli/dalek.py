@@ -1,0 +1,105 @@
+"""`dice-solver dalek ...`: Dalek Dice queries and tables."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from solver.cli.common import emit, table
+from solver.games import dalek_report
+from solver.games.dalek_dice import DEFAULT_DICE, DEFAULT_FACES, TIE_RULES, parse_roll, parse_rules
+from solver.games.dalek_turn import TurnState, check_position, compile_turn
+
+
+def rules_options(command):
+    """The die, the number of dice and the tie rule: shared by every Dalek Dice command."""
+    command = click.option("--tie-rule", type=click.Choice(TIE_RULES), default="ge",
+                           show_default=True,
+                           help="ge: Daleks equal or exceed Humans; gt: strictly exceed.")(command)
+    command = click.option("--dice", type=int, default=DEFAULT_DICE, show_default=True,
+                           help="Number of dice.")(command)
+    command = click.option("--die-file", type=str, default=None,
+                           help="JSON/TOML file with `faces` (list or face = weight table).")(command)
+    command = click.option("--faces", type=str, default=None,
+                           help=f'The die, e.g. "{DEFAULT_FACES}" (FACE:WEIGHT allowed).')(command)
+    return command
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+
+
+@click.group()
+def dalek() -> None:
+    """Dalek Dice: keep Humans, keep enough Daleks, beware the Doctor."""
+
+
+@dalek.command()
+@rules_options
+@click.option("--exact", is_flag=True, help="Also compute exact rational values.")
+@click.option("--distribution", is_flag=True, help="Probability of every final score.")
+@json_option
+def turn(faces, die_file, dice, tie_rule, exact, distribution, as_json) -> None:
+    """The value of a fresh turn played for the most expected points."""
+    rules = parse_rules(faces, die_file, dice, tie_rule)
+    summary = dalek_report.turn_summary(compile_turn(rules), exact, distribution)
+    lines = [f"Dalek Dice, one turn ({rules.dice} dice: {' '.join(rules.die.faces)}; "
+             f"tie rule {tie_rule}), optimal play for expected points",
+             f"expected points   {summary['expected_points']:.12f}"]
+    if exact:
+        lines.append(f"  exactly         {summary['expected_points_exact']}")
+    lines.append(f"P(score 0)        {summary['p_zero']:.12f}")
+    if distribution:
+        rows = [(s, f"{p:.12f}", summary.get("distribution_exact", {}).get(s, ""))
+                for s, p in summary["distribution"].items()]
+        headers = ["score", "probability"] + (["exact"] if exact else [])
+        lines += ["", table(headers, [r[:len(headers)] for r in rows])]
+    emit(summary, "\n".join(lines), as_json)
+
+
+@dalek.command("best-move")
+@rules_options
+@click.option("--roll", "roll_text", required=True, help='The roll just made, e.g. "H4 H2 D3 DOC".')
+@click.option("--humans", type=int, default=0, help="Humans kept before this roll.")
+@click.option("--daleks", type=int, default=0, help="Daleks kept before this roll.")
+@click.option("--doctors", type=int, default=0, help="Doctors kept before this roll.")
+@click.option("--exterminates", type=int, default=0, help="Exterminates kept before this roll.")
+@click.option("--exact", is_flag=True, help="Also give exact rational values.")
+@json_option
+def best_move(faces, die_file, dice, tie_rule, roll_text, humans, daleks, doctors, exterminates,
+              exact, as_json) -> None:
+    """Every legal keep for a roll, with its expected points and regret, best first."""
+    rules = parse_rules(faces, die_file, dice, tie_rule)
+    rolled = parse_roll(rules, roll_text)
+    state = TurnState(sum(rolled), humans, daleks, doctors, exterminates)
+    check_position(rules, state)
+    report = dalek_report.best_move(compile_turn(rules), state, rolled, exact)
+    lines = [f"Position: rolled {report['roll']}; before it: {state}",
+             f"set aside: {report['set_aside']}"]
+    if report["doctor_intervenes"]:
+        lines.append("The Doctor intervenes: the turn is over with 0 points.")
+    else:
+        lines.append(f"value (expected points): {report['value']:.12f}")
+        rows = [(o["keep"], o["action"], f"{o['value']:.12f}", f"{o['regret']:.12f}")
+                + ((o["value_exact"],) if exact else ()) for o in report["options"]]
+        headers = ["keep", "then", "expected points", "regret"] + (["exact"] if exact else [])
+        lines += ["", table(headers, rows)]
+    emit(report, "\n".join(lines), as_json)
+
+
+@dalek.command("table")
+@rules_options
+@click.option("--out", type=click.Path(file_okay=False), default="tables/dalek_dice",
+              show_default=True, help="Directory to write.")
+def table_command(faces, die_file, dice, tie_rule, out) -> None:
+    """Write the expected-points strategy: every state's value, stop-or-roll, best keeps."""
+    rules = parse_rules(faces, die_file, dice, tie_rule)
+    command = "dice-solver " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
+        if sys.argv and "table" in sys.argv else "dice-solver dalek table"
+    manifest, summary = dalek_report.write_turn_tables(compile_turn(rules), Path(out), command)
+    click.echo(f"wrote {out}: {summary['states']} states, {summary['rolls']} (state, roll) "
+               f"pairs; expected points {summary['expected_points']}")
+    click.echo(f"manifest: {manifest}")
+

@@ -1,0 +1,311 @@
+"""A player's turn compiled into arrays: an acyclic expectimax graph valued by a utility of results.
+
+A turn is chance nodes (a roll: weighted average of children) and choice nodes (a decision: the best
+child), over leaves that are the turn's results (final turn scores, say). The graph is built once per
+game and reused for any utility of the results: expected points (utility = score) for one turn, or
+the value of the game position each score leads to in a race. Built block by block, children first,
+so one pass over the blocks in order evaluates it.
+
+Float passes are vectorised over a batch of utility vectors. The exact pass picks each decision with
+float values and settles near-ties with exact comparisons, then sums in integers scaled by a common
+denominator per block, so it needs no Fraction arithmetic in the hot loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from operator import mul
+
+import numpy as np
+
+CHANCE = "chance"
+CHOICE = "choice"
+# Float values closer than this (relative to the largest utility) are compared exactly. Float error
+# in a pass is many orders of magnitude below it, so an exact maximum is always among the candidates.
+NEAR_TIE = 1e-9
+# Float policies pick the first child within this (relative) distance of the best, so that exact
+# ties, blurred by rounding, resolve the same way in float and in exact passes.
+FLOAT_TIE = 1e-12
+# Upper bound on the elements of one gathered (edges x batch) array, to bound memory.
+CHUNK_ELEMENTS = 1 << 22
+
+
+@dataclass
+class Block:
+    """Nodes [start, stop) of one kind whose children all lie in earlier blocks (CSR layout)."""
+
+    kind: str
+    start: int
+    stop: int
+    indptr: np.ndarray  # local edge offsets, length stop - start + 1
+    child: np.ndarray  # node id of each edge's child
+    prob: np.ndarray | None = None  # chance edges: float64 probability
+    weight: list[int] | None = None  # chance edges: integer weight over the node's denominator
+    denominator: list[int] | None = None  # chance nodes: the common denominator of their weights
+    chunks: list[tuple[int, int]] = field(default_factory=list)  # node ranges for batched passes
+
+
+@dataclass
+class FloatSolution:
+    """Values of every node for a batch of utilities, and the chosen edge of every choice node."""
+
+    values: np.ndarray  # (nodes, batch)
+    chosen: dict[int, np.ndarray]  # block index -> (nodes in block, batch) local edge index
+
+    def choice(self, graph: TurnGraph, node: int, column: int = 0) -> int:
+        """The index (among the node's children) of the best child of a choice node."""
+        b = graph.block_of(node)
+        return int(self.chosen[b][node - graph.blocks[b].start, column])
+
+
+@dataclass
+class ExactSolution:
+    """Exact values (integers over a per-block scale) and the exact optimal choice of each node."""
+
+    numerators: list[int]
+    scales: list[int]  # per block
+    leaf_scale: int  # the scale of the results' numerators
+    block_index: np.ndarray  # per node (-1 for a result)
+    chosen: dict[int, list[int]]  # block -> local edge index per node
+    distribution: list[Fraction] | None = None
+
+    def value(self, node: int) -> Fraction:
+        b = int(self.block_index[node])
+        return Fraction(self.numerators[node], self.leaf_scale if b < 0 else self.scales[b])
+
+    def choice(self, graph: TurnGraph, node: int) -> int:
+        b = int(self.block_index[node])
+        return self.chosen[b][node - graph.blocks[b].start]
+
+
+class TurnGraph:
+    """An acyclic expectimax graph. Nodes 0..n_results-1 are the results (leaves)."""
+
+    def __init__(self, n_results: int) -> None:
+        self.n_results = n_results
+        self.blocks: list[Block] = []
+        self.size = n_results
+        self._starts = np.array([0], dtype=np.int64)  # results, then one entry per block
+
+    # ---- building -------------------------------------------------------------------------
+    def add_choice(self, indptr: np.ndarray, child: np.ndarray) -> np.ndarray:
+        """Add choice nodes (CSR: node i has children child[indptr[i]:indptr[i+1]]); their ids."""
+        return self._add(Block(CHOICE, 0, 0, np.asarray(indptr, np.int64),
+                               np.asarray(child, np.int64)))
+
+    def add_chance(self, indptr: np.ndarray, child: np.ndarray, weight: Sequence[int],
+                   denominator: Sequence[int]) -> np.ndarray:
+        """Add chance nodes: edge weights are integers over each node's denominator."""
+        indptr = np.asarray(indptr, np.int64)
+        weight = [int(w) for w in weight]
+        denominator = [int(d) for d in denominator]
+        per_edge_den = np.repeat(np.array(denominator, dtype=object), np.diff(indptr))
+        prob = np.array([w / d for w, d in zip(weight, per_edge_den)], dtype=np.float64)
+        return self._add(Block(CHANCE, 0, 0, indptr, np.asarray(child, np.int64), prob=prob,
+                               weight=weight, denominator=denominator))
+
+    def _add(self, block: Block) -> np.ndarray:
+        count = len(block.indptr) - 1
+        if count <= 0:
+            return np.empty(0, dtype=np.int64)
+        if np.any(np.diff(block.indptr) <= 0):
+            raise ValueError("every node needs at least one child")
+        if len(block.child) and (block.child.min() < 0 or block.child.max() >= self.size):
+            raise ValueError("children must be added before their parents")
+        block.start, block.stop = self.size, self.size + count
+        block.chunks = _chunks(block.indptr)
+        self.blocks.append(block)
+        self.size = block.stop
+        self._starts = np.append(self._starts, block.start)
+        return np.arange(block.start, block.stop, dtype=np.int64)
+
+    def block_of(self, node: int) -> int:
+        """The block holding a node (-1 for a result leaf)."""
+        return int(np.searchsorted(self._starts, node, side="right")) - 2
+
+    def children(self, node: int) -> np.ndarray:
+        block = self.blocks[self.block_of(node)]
+        i = node - block.start
+        return block.child[block.indptr[i]:block.indptr[i + 1]]
+
+    @property
+    def edges(self) -> int:
+        return sum(len(b.child) for b in self.blocks)
+
+    # ---- float passes ---------------------------------------------------------------------
+    def solve(self, utilities: np.ndarray, *, policy: bool = False) -> FloatSolution:
+        """Values of every node for a batch of utility vectors (batch x n_results)."""
+        utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
+        batch = utilities.shape[0]
+        values = np.empty((self.size, batch), dtype=np.float64)
+        values[: self.n_results] = utilities.T
+        chosen: dict[int, np.ndarray] = {}
+        tie = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1), 1e-300)
+        for b, block in enumerate(self.blocks):
+            if policy and block.kind == CHOICE:
+                chosen[b] = np.empty((block.stop - block.start, batch), dtype=np.int64)
+            for lo, hi in block.chunks:
+                e0, e1 = block.indptr[lo], block.indptr[hi]
+                starts = block.indptr[lo:hi] - e0
+                gathered = values[block.child[e0:e1]]
+                if block.kind == CHANCE:
+                    gathered *= block.prob[e0:e1, None]
+                    values[block.start + lo: block.start + hi] = np.add.reduceat(gathered, starts)
+                    continue
+                best = np.maximum.reduceat(gathered, starts)
+                values[block.start + lo: block.start + hi] = best
+                if policy:
+                    chosen[b][lo:hi] = _first_max(gathered, best - tie,
+                                                  block.indptr[lo:hi + 1] - e0)
+        return FloatSolution(values, chosen)
+
+    def distribution(self, solution: FloatSolution, root: int) -> np.ndarray:
+        """The probability of each result (batch x n_results) when play starts at `root` and
+        follows the solution's choices."""
+        batch = solution.values.shape[1]
+        mass = np.zeros((self.size, batch), dtype=np.float64)
+        mass[root] = 1.0
+        columns = np.arange(batch)
+        for b in range(len(self.blocks) - 1, -1, -1):
+            block = self.blocks[b]
+            here = mass[block.start:block.stop]
+            if block.kind == CHOICE:
+                edge = block.indptr[:-1, None] + solution.chosen[b]
+                target = block.child[edge] * batch + columns
+                flow = here.ravel()
+            else:
+                sizes = np.diff(block.indptr)
+                flow = (np.repeat(here, sizes, axis=0) * block.prob[:, None]).ravel()
+                target = block.child[:, None] * batch + columns
+            mass += np.bincount(target.ravel(), weights=flow,
+                                minlength=self.size * batch).reshape(self.size, batch)
+        return mass[: self.n_results].T.copy()
+
+    # ---- exact pass -------------------------------------------------------------------------
+    def solve_exact(self, utilities: Sequence[Fraction], root: int | None = None) -> ExactSolution:
+        """Exact values of every node and the exact optimal choices; with `root`, also the exact
+        distribution of results from there."""
+        utilities = [Fraction(u) for u in utilities]
+        if len(utilities) != self.n_results:
+            raise ValueError("one utility per result is needed")
+        leaf_scale = lcm(*(u.denominator for u in utilities))
+        floats = self.solve(np.array([float(u) for u in utilities])).values[:, 0]
+        tolerance = NEAR_TIE * max(1e-300, max(abs(float(u)) for u in utilities))
+        numerators: list[int] = [u.numerator * (leaf_scale // u.denominator) for u in utilities]
+        numerators.extend([0] * (self.size - self.n_results))
+        scales = self._scales(leaf_scale)
+        chosen: dict[int, list[int]] = {}
+        for b, block in enumerate(self.blocks):
+            # ratio[k + 1] rescales a value of block k (k = -1: a result) to block b's scale
+            ratio = np.array([scales[b] // (leaf_scale if k < 0 else scales[k])
+                              for k in range(-1, b)], dtype=object)
+            child = block.child.tolist()
+            bounds = block.indptr.tolist()
+            if block.kind == CHANCE:
+                factor = (ratio[self._block_index[block.child] + 1]
+                          * np.array(block.weight, dtype=object)
+                          // np.repeat(np.array(block.denominator, dtype=object),
+                                       np.diff(block.indptr))).tolist()
+                for i in range(block.stop - block.start):
+                    lo, hi = bounds[i], bounds[i + 1]
+                    numerators[block.start + i] = sum(map(
+                        mul, factor[lo:hi], [numerators[c] for c in child[lo:hi]]))
+                continue
+            picks = self._exact_picks(block, floats, tolerance, numerators, ratio)
+            chosen[b] = picks
+            edge = (block.indptr[:-1] + np.array(picks, dtype=np.int64))
+            rescale = ratio[self._block_index[block.child[edge]] + 1].tolist()
+            for i, (e, r) in enumerate(zip(edge.tolist(), rescale)):
+                numerators[block.start + i] = numerators[child[e]] * r
+        solution = ExactSolution(numerators, scales, leaf_scale, self._block_index, chosen)
+        if root is not None:
+            solution.distribution = self._exact_distribution(solution, root)
+        return solution
+
+    def _exact_picks(self, block: Block, floats: np.ndarray, tolerance: float,
+                     numerators: list[int], ratio: np.ndarray) -> list[int]:
+        """Each choice node's best child: the float maximum, unless other children come within
+        the tolerance, in which case exact values decide (first child wins exact ties)."""
+        vals = floats[block.child]
+        starts = block.indptr[:-1]
+        sizes = np.diff(block.indptr)
+        best = np.maximum.reduceat(vals, starts)
+        near = vals >= np.repeat(best, sizes) - tolerance
+        picks = _first_max(vals[:, None], best[:, None] - tolerance,
+                           block.indptr)[:, 0].tolist()
+        for i in np.flatnonzero(np.add.reduceat(near, starts) > 1).tolist():
+            lo = int(starts[i])
+            best_num = None
+            for j in np.flatnonzero(near[lo:lo + sizes[i]]).tolist():
+                c = int(block.child[lo + j])
+                num = numerators[c] * ratio[self._block_index[c] + 1]
+                if best_num is None or num > best_num:
+                    picks[i], best_num = j, num
+        return picks
+
+    @property
+    def _block_index(self) -> np.ndarray:
+        """The block of every node (-1 for results), for vectorised lookups."""
+        if getattr(self, "_block_index_cache", None) is None or \
+                len(self._block_index_cache) != self.size:
+            self._block_index_cache = np.searchsorted(
+                self._starts, np.arange(self.size), side="right") - 2
+        return self._block_index_cache
+
+    def _scales(self, leaf_scale: int) -> list[int]:
+        """Per block, a multiple of every denominator its exact values can have."""
+        scales, current = [], leaf_scale
+        for block in self.blocks:
+            if block.kind == CHANCE:
+                current *= lcm(*block.denominator)
+            scales.append(current)
+        return scales
+
+    def _exact_distribution(self, solution: ExactSolution, root: int) -> list[Fraction]:
+        total = 1
+        for block in self.blocks:
+            if block.kind == CHANCE:
+                total *= lcm(*block.denominator)
+        mass = [0] * self.size
+        mass[root] = total
+        for b in range(len(self.blocks) - 1, -1, -1):
+            block = self.blocks[b]
+            child = block.child.tolist()
+            for i, node in enumerate(range(block.start, block.stop)):
+                m = mass[node]
+                if not m:
+                    continue
+                lo, hi = int(block.indptr[i]), int(block.indptr[i + 1])
+                if block.kind == CHOICE:
+                    mass[child[lo + solution.chosen[b][i]]] += m
+                    continue
+                share, rest = divmod(m, block.denominator[i])
+                assert rest == 0, "scaled mass must divide exactly"
+                for e in range(lo, hi):
+                    mass[child[e]] += share * block.weight[e]
+        return [Fraction(m, total) for m in mass[: self.n_results]]
+
+
+def _chunks(indptr: np.ndarray, batch_hint: int = 64) -> list[tuple[int, int]]:
+    """Split a block's nodes into ranges whose edges x a typical batch fit CHUNK_ELEMENTS."""
+    limit = max(1, CHUNK_ELEMENTS // batch_hint)
+    chunks, lo, count = [], 0, len(indptr) - 1
+    while lo < count:
+        hi = int(np.searchsorted(indptr, indptr[lo] + limit, side="right")) - 1
+        hi = min(count, max(hi, lo + 1))
+        chunks.append((lo, hi))
+        lo = hi
+    return chunks
+
+
+def _first_max(gathered: np.ndarray, floor: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    """For each segment and column, the local index of the first edge at or above `floor` (the
+    segment's maximum less a tie tolerance)."""
+    sizes = np.diff(indptr)
+    hit = gathered >= np.repeat(floor, sizes, axis=0)
+    position = np.where(hit, np.arange(len(gathered))[:, None], len(gathered))
+    first = np.minimum.reduceat(position, indptr[:-1])
+    return first - indptr[:-1, None]

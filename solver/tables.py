@@ -1,0 +1,79 @@
+"""Export of strategy tables: CSV and JSON files, byte-identical across runs, plus a manifest.
+
+Every file is written atomically (a temporary file renamed into place). Gzip output carries no
+timestamp, so regenerating a table gives the same bytes and the same SHA-256 in the manifest.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write all of `data` to `path` or leave the old file untouched."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _encode(path: Path, text: str) -> bytes:
+    raw = text.encode("utf-8")
+    return gzip.compress(raw, mtime=0) if path.suffix == ".gz" else raw
+
+
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> Path:
+    """A CSV table (gzip-compressed when the name ends in .gz)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    atomic_write(path, _encode(path, buffer.getvalue()))
+    return path
+
+
+def write_json(path: Path, data: object) -> Path:
+    """A JSON document, keys in a fixed order (gzip-compressed when the name ends in .gz)."""
+    atomic_write(path, _encode(path, json.dumps(data, separators=(",", ":")) + "\n"))
+    return path
+
+
+def write_table(directory: Path, name: str, header: Sequence[str],
+                rows: Sequence[Sequence[object]], compress: bool = False) -> list[Path]:
+    """The same table as `name.csv` and `name.json` ({"columns": [...], "rows": [[...], ...]})."""
+    suffix = ".gz" if compress else ""
+    return [write_csv(directory / f"{name}.csv{suffix}", header, rows),
+            write_json(directory / f"{name}.json{suffix}",
+                       {"columns": list(header), "rows": [list(r) for r in rows]})]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_manifest(directory: Path, files: Sequence[Path], command: str,
+                   parameters: dict, summary: dict) -> Path:
+    """manifest.json: what was solved, the command that regenerates it, each file's SHA-256."""
+    manifest = {
+        "command": command,
+        "parameters": parameters,
+        "summary": summary,
+        "files": {f.name: {"sha256": sha256(f), "bytes": f.stat().st_size}
+                  for f in sorted(files, key=lambda p: p.name)},
+    }
+    path = directory / "manifest.json"
+    atomic_write(path, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+    return path
