@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from math import factorial, prod
 
 import numpy as np
@@ -119,7 +119,7 @@ def multinomial(counts: Counts) -> int:
     return factorial(sum(counts)) // prod(factorial(c) for c in counts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll(die: Die, n: int) -> Distribution:
     """The distribution of n alike dice as count vectors over the die's faces."""
     if n < 0:
@@ -134,7 +134,7 @@ Pool = tuple[tuple[Die, int], ...]
 """Groups of alike dice: ((die, how many), ...). Outcomes are one count vector per group."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_pool(pool: Pool) -> Distribution:
     """The distribution of a pool of unlike dice: one count vector per group, in pool order."""
     outcomes: list[tuple[Counts, ...]] = [()]
@@ -142,7 +142,7 @@ def roll_pool(pool: Pool) -> Distribution:
     denominator = 1
     for die, n in pool:
         group = roll(die, n)
-        outcomes = [o + (c,) for o in outcomes for c in group.outcomes]
+        outcomes = [(*o, c) for o in outcomes for c in group.outcomes]
         weights = [w * v for w in weights for v in group.weights]
         denominator *= group.denominator
     return Distribution(tuple(outcomes), tuple(weights), denominator)

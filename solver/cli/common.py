@@ -10,7 +10,6 @@ from fractions import Fraction
 import click
 
 
-
 def emit(data: dict, text: str, as_json: bool) -> None:
     """Print JSON (machines) or the readable text (people)."""
     if as_json:

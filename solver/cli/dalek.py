@@ -22,7 +22,7 @@ def rules_options(command):
     command = click.option("--dice", type=int, default=DEFAULT_DICE, show_default=True,
                            help="Number of dice.")(command)
     command = click.option("--die-file", type=str, default=None,
-                           help="JSON/TOML file with `faces` (list or face = weight table).")(command)
+                           help="JSON/TOML file with `faces` (list, or face = weight).")(command)
     command = click.option("--faces", type=str, default=None,
                            help=f'The die, e.g. "{DEFAULT_FACES}" (FACE:WEIGHT allowed).')(command)
     return command

@@ -1,10 +1,10 @@
 """A player's turn compiled into arrays: an acyclic expectimax graph valued by a utility of results.
 
-A turn is chance nodes (a roll: weighted average of children) and choice nodes (a decision: the best
-child), over leaves that are the turn's results (final turn scores, say). The graph is built once per
-game and reused for any utility of the results: expected points (utility = score) for one turn, or
-the value of the game position each score leads to in a race. Built block by block, children first,
-so one pass over the blocks in order evaluates it.
+A turn is chance nodes (a roll: weighted average of children) and choice nodes (a decision: the
+best child), over leaves that are the turn's results (final turn scores, say). The graph is built
+once per game and reused for any utility of the results: expected points (utility = score) for
+one turn, or the value of the game position each score leads to in a race. Built block by block,
+children first, so one pass over the blocks in order evaluates it.
 
 Float passes are vectorised over a batch of utility vectors. The exact pass picks each decision with
 float values and settles near-ties with exact comparisons, then sums in integers scaled by a common
@@ -23,8 +23,8 @@ import numpy as np
 
 CHANCE = "chance"
 CHOICE = "choice"
-# Float values closer than this (relative to the largest utility) are compared exactly. Float error
-# in a pass is many orders of magnitude below it, so an exact maximum is always among the candidates.
+# Float values closer than this (relative to the largest utility) are compared exactly. Float
+# error in a pass is orders of magnitude below it, so an exact maximum is always a candidate.
 NEAR_TIE = 1e-9
 # Float policies pick the first child within this (relative) distance of the best, so that exact
 # ties, blurred by rounding, resolve the same way in float and in exact passes.

@@ -160,10 +160,7 @@ def read_die_file(path: str) -> str:
     except OSError as error:
         raise InputError(f"cannot read die file {path}: {error.strerror}") from None
     try:
-        if file.suffix == ".toml":
-            data = _toml().loads(text)
-        else:
-            data = json.loads(text)
+        data = _toml().loads(text) if file.suffix == ".toml" else json.loads(text)
     except ValueError as error:
         raise InputError(f"die file {path} is malformed: {error}") from None
     faces = data.get("faces") if isinstance(data, dict) else None

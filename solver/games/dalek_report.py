@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -117,9 +116,9 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
             keep_rows.append((*row, format_faces(rules, tuple(keeps.outcomes[o])),
                               format_faces(rules, tuple(keep)), then,
                               repr(solution.value(node))))
-    files = write_table(out, "turn_states", columns + ["value", "value_exact", "stop_points",
-                                                        "best"], state_rows)
-    files += write_table(out, "turn_keeps", columns + ["roll", "keep", "then", "value"],
+    files = write_table(out, "turn_states",
+                        [*columns, "value", "value_exact", "stop_points", "best"], state_rows)
+    files += write_table(out, "turn_keeps", [*columns, "roll", "keep", "then", "value"],
                          keep_rows, compress=True)
     summary = {"states": len(state_rows), "rolls": len(keep_rows),
                "expected_points": exact_text(exact.value(turn.root)),

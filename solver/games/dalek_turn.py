@@ -15,8 +15,8 @@ from fractions import Fraction
 import numpy as np
 
 from solver.dice import roll
+from solver.engine.turn import ExactSolution, FloatSolution, TurnGraph
 from solver.errors import InputError
-from solver.engine.turn import TurnGraph
 from solver.games.dalek_dice import (
     DOCTOR,
     EXTERMINATE,
@@ -25,6 +25,7 @@ from solver.games.dalek_dice import (
     TurnState,
     doctor_intervenes,
     enough_kept,
+    format_faces,
     set_aside,
 )
 
@@ -345,3 +346,25 @@ def solve_points(turn: CompiledTurn, exact: bool = False) -> PointsSolution:
     if exact:
         solution.exact = turn.graph.solve_exact(utility, root=turn.root)
     return solution
+
+
+def place(rules: Rules, state: TurnState, rolled: tuple[int, ...], keep: tuple[int, ...]
+          ) -> tuple[TurnState, int | None]:
+    """Play one roll by the rules: set aside, the Doctor's check, then keep `keep` (counts over
+    the faces; only Humans and Daleks). Returns the state after keeping and the turn's score if
+    the turn is now over (None while the player may stop or roll)."""
+    single = keeps_for(rules, np.array([rolled], dtype=np.int64), sum(rolled))
+    opts = options(rules, np.array([_fields(state)], dtype=np.int64), single)
+    if opts.intervenes[0, 0]:
+        doctors = state.doctors + 1
+        return TurnState(state.to_roll, state.humans, state.daleks, doctors,
+                         state.exterminates), 0
+    wanted = [keep[f] for f in rules.keepable_faces]
+    if any(keep[f] for f in range(len(keep)) if f not in rules.keepable_faces):
+        raise InputError("only Human and Dalek dice are kept by choice")
+    for k, after in zip(opts.keep.tolist(), opts.after.tolist()):
+        if single.vectors[k].tolist() == wanted:
+            after_state = TurnState(*after)
+            return after_state, rules.scoring(after_state)
+    raise InputError(f"keeping {format_faces(rules, keep)} from {format_faces(rules, rolled)} "
+                     f"is not allowed (it must be in the roll, and one die must be kept)")
