@@ -1,0 +1,179 @@
+"""Is the Challenge met when the player stops, using the face changes still in hand?
+
+The question is a flow (reading 5): each die fills at most one Challenge slot, either with the
+symbol it shows or through one change (a face-change icon: one die of its colour to its symbol; a
+Doctor's 3 Sonic tokens: one of that Doctor's dice to any needed symbol). The network is
+source -> dice (grouped by Doctor, colour and reduced face) -> [change node] -> symbol slot -> sink,
+and the Challenge is met when the maximum flow fills every slot.
+
+The solver asks this for thousands of states at once, so it uses the min-cut side: every cut is a
+choice of slots cut at the sink (Z) and of change nodes cut, and costs a constant plus the number
+of dice in the groups it must cut. So "max flow = slots" is a short list of linear inequalities
+"these groups hold at least r dice", checked for all states with one matrix product. networkx's
+max-flow on the same network gives the changes to make in one position (and checks the cuts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+
+import networkx as nx
+import numpy as np
+
+from solver.games.time_of_the_daleks import SONIC_CHANGE, Adventure
+from solver.games.totd_keeps import BLANK, Group
+
+
+@dataclass(frozen=True)
+class ChangeNode:
+    """A way to rewrite dice when stopping: which groups' dice, to which needed symbols, how
+    many dice at most."""
+
+    label: str
+    groups: frozenset[int]
+    targets: frozenset[int]
+    capacity: int
+
+
+def change_networks(adventure: Adventure, groups: Sequence[Group],
+                    sonic_changes: Sequence[int]) -> list[tuple[ChangeNode, ...]]:
+    """The change nodes in hand, as alternatives: one network, or (with printed faces only) one
+    per choice of colour for each Doctor's 3-token change. `sonic_changes[d]` is how many
+    3-token changes Doctor d can still pay for."""
+    game = adventure.game
+    needed = frozenset(s for s, n in enumerate(adventure.need) if n)
+    owners = [(-1, adventure.shared.changes)] + [(d, doc.tools.changes)
+                                                  for d, doc in enumerate(adventure.doctors)]
+    icons = []
+    for owner, changes in owners:
+        for change in changes:
+            eligible = frozenset(g for g, group in enumerate(groups) if group.colour ==
+                                 change.colour and owner in (-1, group.doctor))
+            if eligible and change.symbol in needed:
+                icons.append(ChangeNode(f"face change {change.text(game)}", eligible,
+                                        frozenset({change.symbol}), 1))
+    per_doctor = []
+    for doctor, count in enumerate(sonic_changes):
+        own = [g for g, group in enumerate(groups) if group.doctor == doctor]
+        label = f"{SONIC_CHANGE} Sonic tokens" + (f" (Doctor {doctor + 1})"
+                                                  if len(sonic_changes) > 1 else "")
+        if not count or not own:
+            continue
+        if not adventure.printed_faces:
+            per_doctor.append([ChangeNode(label, frozenset(own), needed, count)])
+            continue
+        options = []
+        for g in own:
+            printed = frozenset(game.symbols.index(f) for f in game.dice[groups[g].colour].faces)
+            if printed & needed:
+                options.append(ChangeNode(label, frozenset({g}), printed & needed, count))
+        per_doctor.append(options or [None])
+    return [tuple(icons) + tuple(n for n in choice if n) for choice in product(*per_doctor)]
+
+
+def cut_constraints(groups: Sequence[Group], need: Sequence[int],
+                    nodes: Sequence[ChangeNode]) -> list[tuple[tuple[np.ndarray, ...], int]]:
+    """The cuts that could fall short of the Challenge: (per group, a 0/1 mask over its reduced
+    faces; r) meaning "the masked dice number at least r". Dominated ones are dropped."""
+    needed = [s for s, n in enumerate(need) if n]
+    total = sum(need)
+    faces = [(g, f, s) for g, group in enumerate(groups) for f, s in enumerate(group.die.symbols)]
+    found: dict[int, int] = {}  # blocked dice (a bit per group face) -> largest r
+    for z_bits in range(1 << len(needed)):
+        z = {s for i, s in enumerate(needed) if z_bits >> i & 1}
+        base = total - sum(need[s] for s in z)
+        live = [node for node in nodes if not node.targets <= z]
+        for cut_bits in range(1 << len(live)):
+            r = base - sum(n.capacity for i, n in enumerate(live) if cut_bits >> i & 1)
+            if r <= 0:
+                continue
+            open_groups = set().union(*(n.groups for i, n in enumerate(live)
+                                        if not cut_bits >> i & 1))
+            blocked = sum(1 << i for i, (g, _, s) in enumerate(faces)
+                          if g in open_groups or (s is not BLANK and s not in z))
+            found[blocked] = max(found.get(blocked, 0), r)
+    kept: list[tuple[int, int]] = []  # a cut with fewer blocked dice and no smaller r implies it
+    for blocked, r in sorted(found.items(), key=lambda item: (item[0].bit_count(), item)):
+        if not any(b & ~blocked == 0 and r2 >= r for b, r2 in kept):
+            kept.append((blocked, r))
+    masks = np.array([[b >> i & 1 for i in range(len(faces))] for b, _ in kept], dtype=np.int64)
+    return [(tuple(row[[i for i, face in enumerate(faces) if face[0] == g]]
+                   for g in range(len(groups))), r) for row, (_, r) in zip(masks, kept)]
+
+
+def success_grid(counts: Sequence[np.ndarray], groups: Sequence[Group], need: Sequence[int],
+                 networks: Sequence[tuple[ChangeNode, ...]]) -> np.ndarray:
+    """For every combination of group states (counts[g]: states x reduced faces), whether the
+    Challenge can be met by stopping there: a boolean array with one axis per group."""
+    shape = tuple(len(c) for c in counts)
+    met = np.zeros(shape, dtype=bool)
+    for nodes in networks:
+        cuts = cut_constraints(groups, need, nodes)
+        if not cuts:
+            return np.ones(shape, dtype=bool)
+        held = np.zeros((*shape, len(cuts)), dtype=np.int64)
+        for g, c in enumerate(counts):
+            masks = np.array([masks[g] for masks, _ in cuts]).T  # faces x cuts
+            view = [1] * len(shape) + [len(cuts)]
+            view[g] = shape[g]
+            held += (c @ masks).reshape(view)
+        met |= np.all(held >= np.array([r for _, r in cuts]), axis=-1)
+    return met
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One change made on stopping: a die of `group` showing reduced face `face` becomes
+    `symbol`, paid for by `label`."""
+
+    group: int
+    face: int
+    symbol: int
+    label: str
+
+
+def witness(counts: Sequence[tuple[int, ...]], groups: Sequence[Group], need: Sequence[int],
+            networks: Sequence[tuple[ChangeNode, ...]]) -> list[Rewrite] | None:
+    """The changes that meet the Challenge from one position (counts[g] over group g's reduced
+    faces), found by max-flow; None when it cannot be met."""
+    for nodes in networks:
+        graph = flow_network(counts, groups, need, nodes)
+        value, flow = nx.maximum_flow(graph, "source", "sink")
+        if value < sum(need):
+            continue
+        rewrites = []
+        for j, node in enumerate(nodes):
+            sources = [u for u in graph.predecessors(("in", j)) for _ in range(flow[u][("in", j)])]
+            targets = [v for v in graph.successors(("out", j)) for _ in range(flow[("out", j)][v])]
+            rewrites += [Rewrite(u[1], u[2], v[1], node.label) for u, v in zip(sources, targets)]
+        return rewrites
+    return None
+
+
+def flow_network(counts: Sequence[tuple[int, ...]], groups: Sequence[Group], need: Sequence[int],
+                 nodes: Sequence[ChangeNode]) -> nx.DiGraph:
+    """The network of the module docstring for one position (edges without capacity are
+    unbounded)."""
+    graph = nx.DiGraph()
+    graph.add_node("sink")
+    for g, group in enumerate(groups):
+        for f, symbol in enumerate(group.die.symbols):
+            if not counts[g][f]:
+                continue
+            die = ("die", g, f)
+            graph.add_edge("source", die, capacity=counts[g][f])
+            if symbol is not BLANK:
+                graph.add_edge(die, ("slot", symbol))
+            for j, node in enumerate(nodes):
+                if g in node.groups:
+                    graph.add_edge(die, ("in", j))
+    for j, node in enumerate(nodes):
+        graph.add_edge(("in", j), ("out", j), capacity=node.capacity)
+        for symbol in sorted(node.targets):
+            graph.add_edge(("out", j), ("slot", symbol))
+    for symbol, n in enumerate(need):
+        if n:
+            graph.add_edge(("slot", symbol), "sink", capacity=n)
+    return graph

@@ -1,0 +1,247 @@
+"""The Adventure as an exact dynamic programme: what is P(Challenge met) with optimal play?
+
+A position is the faces showing on every die and the tools left. Positions with the same tools
+(and so the same dice) form a layer; a layer's values are one array with an axis per group of
+dice (a Doctor's dice of one colour), indexed by the group's canonical state (totd_keeps). Every
+action uses up a tool (a re-roll icon, 2 Sonic tokens or a Black die), so layers form an acyclic
+graph and each layer's array is the best, per position, of stopping and of each action, computed
+from the arrays of the layers the actions lead to.
+
+Face changes are not actions here: using one before more re-rolls is never better than keeping
+it for the moment the player stops (docs/rules_totd.md, reading 7), so they are part of the stop
+test (totd_changes). The brute force in the tests plays them as explicit actions in any order.
+
+The same code computes float64 probabilities or exact ones: exact values are Python integers
+over one denominator per layer (a power of the dice's weight totals), so no Fraction arithmetic
+runs in the array passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+
+from solver.games.time_of_the_daleks import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
+from solver.games.totd_changes import change_networks, success_grid
+from solver.games.totd_keeps import Group, Keeps, keeps_for, padded_choices, reduce_die
+
+STOP, REROLL, SONIC, DISCARD = "stop", "reroll", "sonic", "discard"
+EITHER = -1  # the owner of an "Any Adventure" tool: either Doctor may use it
+
+
+@dataclass(frozen=True)
+class Layer:
+    """The tools left: Black dice (each can be discarded to re-roll), Sonic tokens, and unused
+    re-roll icons (owner, icon), per Doctor."""
+
+    blacks: tuple[int, ...]
+    tokens: tuple[int, ...]
+    rerolls: tuple[tuple[int, Reroll], ...]
+
+
+@dataclass(frozen=True)
+class Action:
+    """A move that uses up a tool: re-roll some dice of `group`, or discard a Black die of
+    `doctor` and re-roll all that Doctor's other dice."""
+
+    kind: str
+    doctor: int
+    group: int | None
+    icon: tuple[int, Reroll] | None
+    after: Layer
+
+    @property
+    def choice(self) -> tuple[str, int]:
+        """Which keeps the action allows (see totd_keeps.choices)."""
+        if self.kind == SONIC:
+            return "one", 0
+        return self.icon[1].kind, self.icon[1].count
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """float64 probabilities, or exact integers over a denominator."""
+
+    exact: bool
+
+    def coefficient(self, weight: int, total: int):
+        return weight if self.exact else weight / total
+
+    def power(self, total: int, exponent: int) -> int:
+        """The factor a roll of `exponent` dice adds to an exact denominator (1 for floats)."""
+        return total ** exponent if self.exact else 1
+
+    def indicator(self, mask: np.ndarray) -> np.ndarray:
+        return mask.astype(np.int64).astype(object) if self.exact else mask.astype(np.float64)
+
+    def number(self, numerator, denominator: int):
+        return Fraction(int(numerator), denominator) if self.exact else float(numerator)
+
+
+Values = tuple[np.ndarray, int]
+"""An array of values and its denominator (always 1 for floats)."""
+
+
+class Solver:
+    """Optimal play for one Adventure, solved layer by layer on demand and remembered."""
+
+    def __init__(self, adventure: Adventure, exact: bool = False) -> None:
+        self.adventure = adventure
+        self.numbers = Numbers(exact)
+        game = adventure.game
+        self.groups = tuple(
+            Group(d, c, reduce_die(tuple(game.symbols.index(f) for f in game.dice[c].faces),
+                                   game.dice[c].weights, adventure.need))
+            for d, doctor in enumerate(adventure.doctors)
+            for c in range(len(game.colours)) if doctor.pool[c])
+        rerolls = [(EITHER, r) for r in adventure.shared.rerolls]
+        rerolls += [(d, r) for d, doc in enumerate(adventure.doctors) for r in doc.tools.rerolls]
+        self.start = Layer(tuple(doc.pool[game.black] for doc in adventure.doctors),
+                           tuple(doc.tools.sonic for doc in adventure.doctors),
+                           tuple(sorted(rerolls)))
+        self._values: dict[Layer, Values] = {}
+        self._stops: dict[tuple, np.ndarray] = {}
+
+    # ---- the shape of a layer ------------------------------------------------------------------
+    def dice(self, layer: Layer, g: int) -> int:
+        group = self.groups[g]
+        if group.colour == self.adventure.game.black:
+            return layer.blacks[group.doctor]
+        return self.adventure.doctors[group.doctor].pool[group.colour]
+
+    def keeps(self, layer: Layer, g: int) -> Keeps:
+        return keeps_for(self.groups[g].die, self.dice(layer, g))
+
+    def group_of(self, doctor: int, colour: int) -> int | None:
+        for g, group in enumerate(self.groups):
+            if (group.doctor, group.colour) == (doctor, colour):
+                return g
+        return None
+
+    def actions(self, layer: Layer) -> list[Action]:
+        """Every move from a layer (each distinct icon once; an either-Doctor icon per Doctor)."""
+        moves = []
+        for i, (owner, icon) in enumerate(layer.rerolls):
+            if (owner, icon) in layer.rerolls[:i]:
+                continue
+            after = replace(layer, rerolls=layer.rerolls[:i] + layer.rerolls[i + 1:])
+            for d in range(len(self.adventure.doctors)) if owner == EITHER else (owner,):
+                g = self.group_of(d, icon.colour)
+                if g is not None and self.dice(layer, g):
+                    moves.append(Action(REROLL, d, g, (owner, icon), after))
+        for d, tokens in enumerate(layer.tokens):
+            if tokens >= SONIC_REROLL:
+                after = replace(layer, tokens=_minus(layer.tokens, d, SONIC_REROLL))
+                moves += [Action(SONIC, d, g, None, after) for g, group in enumerate(self.groups)
+                          if group.doctor == d and self.dice(layer, g)]
+            if layer.blacks[d]:
+                moves.append(Action(DISCARD, d, None, None,
+                                    replace(layer, blacks=_minus(layer.blacks, d, 1))))
+        return moves
+
+    # ---- values ------------------------------------------------------------------------------
+    def stop(self, layer: Layer) -> np.ndarray:
+        """1 where stopping (and making the best changes still in hand) meets the Challenge."""
+        changes = tuple(t // SONIC_CHANGE for t in layer.tokens)
+        key = (layer.blacks, changes)
+        if key not in self._stops:
+            counts = [self.keeps(layer, g).counts for g in range(len(self.groups))]
+            networks = change_networks(self.adventure, self.groups, changes)
+            self._stops[key] = self.numbers.indicator(
+                success_grid(counts, self.groups, self.adventure.need, networks))
+        return self._stops[key]
+
+    def value(self, layer: Layer) -> Values:
+        """The value of every position of a layer under optimal play."""
+        if layer not in self._values:
+            candidates = [(self.stop(layer), 1)]
+            for action in self.actions(layer):
+                if action.kind == DISCARD:
+                    candidates.append(self.after_discard(action))
+                    continue
+                keep_values, den = self.after_keeping(action)
+                best = keep_values[padded_choices(self.keeps(layer, action.group),
+                                                  *action.choice)].max(axis=1)
+                candidates.append((np.moveaxis(best, 0, action.group), den))
+            self._values[layer] = _best_of(candidates)
+        return self._values[layer]
+
+    def after_keeping(self, action: Action) -> Values:
+        """The value of keeping each keep of the action's group and re-rolling the rest, for
+        every state of the other groups (the group's keeps on axis 0)."""
+        values, den = self.value(action.after)
+        keeps = self.keeps(action.after, action.group)
+        kind, count = action.choice
+        lowest = {"number": keeps.n - count, "one": keeps.n - 1}.get(kind, 0)
+        kept, factor = self.reroll(np.moveaxis(values, action.group, 0), keeps, max(lowest, 0))
+        return kept, den * factor
+
+    def after_discard(self, action: Action) -> Values:
+        """The value of a fresh roll of the Doctor's remaining dice (size-1 axes for them)."""
+        values, den = self.value(action.after)
+        own = [g for g, group in enumerate(self.groups) if group.doctor == action.doctor]
+        return self.roll_all(values, den, action.after, own)
+
+    def roll_all(self, values: np.ndarray, den: int, layer: Layer, groups: list[int]) -> Values:
+        """Average over fresh rolls of the given groups (their axes become size 1)."""
+        for g in groups:
+            keeps = self.keeps(layer, g)
+            kept, factor = self.reroll(np.moveaxis(values, g, 0), keeps, 0)
+            values, den = np.moveaxis(kept[keeps.empty:], 0, g), den * factor
+        return values, den
+
+    def reroll(self, front: np.ndarray, keeps: Keeps, lowest: int) -> Values:
+        """From values of the group's states (axis 0), the value of every keep of `lowest` dice
+        or more when the other dice are re-rolled. Exact: all keeps over one denominator."""
+        die = keeps.die
+        table = np.empty((len(keeps.vectors), *front.shape[1:]), dtype=front.dtype)
+        table[:keeps.states] = front
+        coefficients = [(f, self.numbers.coefficient(w, die.total))
+                        for f, w in enumerate(die.weights) if w]
+        for m in range(keeps.n - 1, lowest - 1, -1):
+            lo, hi = keeps.levels[m]
+            total = None
+            for f, c in coefficients:
+                term = table[keeps.successors[f, lo:hi]] * c
+                total = term if total is None else total + term
+            table[lo:hi] = total
+        if self.numbers.exact:  # a keep of m dice was rolled over total ** (n - m)
+            for m in range(lowest + 1, keeps.n + 1):
+                lo, hi = keeps.levels[m]
+                table[lo:hi] *= die.total ** (m - lowest)
+        return table, self.numbers.power(die.total, keeps.n - lowest)
+
+    # ---- answers -----------------------------------------------------------------------------
+    def p_success(self):
+        """P(Challenge met) with optimal play, before the first roll."""
+        values, den = self.value(self.start)
+        return self._fresh_roll(values, den)
+
+    def p_first_roll(self):
+        """P(the first roll meets the Challenge, changes in hand included)."""
+        return self._fresh_roll(self.stop(self.start), 1)
+
+    def _fresh_roll(self, values: np.ndarray, den: int):
+        values, den = self.roll_all(values, den, self.start, list(range(len(self.groups))))
+        return self.numbers.number(values.reshape(-1)[0], den)
+
+    def states(self) -> int:
+        """How many positions the solve has valued so far."""
+        return sum(values.size for values, _ in self._values.values())
+
+
+def _minus(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    return (*values[:index], values[index] - amount, *values[index + 1:])
+
+
+def _best_of(candidates: list[Values]) -> Values:
+    """The elementwise maximum of value arrays (broadcast), over their common denominator."""
+    den = lcm(*(d for _, d in candidates))
+    best = None
+    for values, d in candidates:
+        scaled = values if d == den else values * (den // d)
+        best = scaled.copy() if best is None else np.maximum(best, scaled)
+    return best, den
