@@ -14,12 +14,14 @@ denominator per block, so it needs no Fraction arithmetic in the hot loop.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from operator import mul
 
 import numpy as np
+
+from solver.engine import kernels
 
 CHANCE = "chance"
 CHOICE = "choice"
@@ -29,8 +31,6 @@ NEAR_TIE = 1e-9
 # Float policies pick the first child within this (relative) distance of the best, so that exact
 # ties, blurred by rounding, resolve the same way in float and in exact passes.
 FLOAT_TIE = 1e-12
-# Upper bound on the elements of one gathered (edges x batch) array, to bound memory.
-CHUNK_ELEMENTS = 1 << 22
 
 
 @dataclass
@@ -45,20 +45,20 @@ class Block:
     prob: np.ndarray | None = None  # chance edges: float64 probability
     weight: list[int] | None = None  # chance edges: integer weight over the node's denominator
     denominator: list[int] | None = None  # chance nodes: the common denominator of their weights
-    chunks: list[tuple[int, int]] = field(default_factory=list)  # node ranges for batched passes
 
 
 @dataclass
 class FloatSolution:
-    """Values of every node for a batch of utilities, and the chosen edge of every choice node."""
+    """Values of every node for a batch of utilities, and the chosen child of every choice node
+    (its index among the node's children), when a policy was asked for."""
 
     values: np.ndarray  # (nodes, batch)
-    chosen: dict[int, np.ndarray]  # block index -> (nodes in block, batch) local edge index
+    chosen: np.ndarray | None  # (nodes, batch); meaningful at choice nodes
 
-    def choice(self, graph: TurnGraph, node: int, column: int = 0) -> int:
-        """The index (among the node's children) of the best child of a choice node."""
-        b = graph.block_of(node)
-        return int(self.chosen[b][node - graph.blocks[b].start, column])
+    def choice(self, node: int, column: int = 0) -> int:
+        if self.chosen is None:
+            raise ValueError("solved without a policy")
+        return int(self.chosen[node, column])
 
 
 @dataclass
@@ -116,7 +116,6 @@ class TurnGraph:
         if len(block.child) and (block.child.min() < 0 or block.child.max() >= self.size):
             raise ValueError("children must be added before their parents")
         block.start, block.stop = self.size, self.size + count
-        block.chunks = _chunks(block.indptr)
         self.blocks.append(block)
         self.size = block.stop
         self._starts = np.append(self._starts, block.start)
@@ -136,52 +135,47 @@ class TurnGraph:
         return sum(len(b.child) for b in self.blocks)
 
     # ---- float passes ---------------------------------------------------------------------
+    def _flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """All edges as one CSR over node ids (leaves have none), for the compiled passes."""
+        cached = getattr(self, "_flat_cache", None)
+        if cached is not None and len(cached[0]) == self.size + 1:
+            return cached
+        counts = np.zeros(self.size, dtype=np.int64)
+        is_chance = np.zeros(self.size, dtype=np.bool_)
+        for block in self.blocks:
+            counts[block.start:block.stop] = np.diff(block.indptr)
+            is_chance[block.start:block.stop] = block.kind == CHANCE
+        indptr = np.concatenate([[0], np.cumsum(counts)])
+        child = np.concatenate([b.child for b in self.blocks]) if self.blocks else \
+            np.empty(0, np.int64)
+        prob = np.concatenate([b.prob if b.kind == CHANCE else np.zeros(len(b.child))
+                               for b in self.blocks]) if self.blocks else np.empty(0)
+        self._flat_cache = (indptr, child, prob, is_chance)
+        return self._flat_cache
+
     def solve(self, utilities: np.ndarray, *, policy: bool = False) -> FloatSolution:
-        """Values of every node for a batch of utility vectors (batch x n_results)."""
+        """Values of every node for a batch of utility vectors (batch x n_results); with
+        `policy`, each choice node's chosen child per batch column (first near-best)."""
         utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
         batch = utilities.shape[0]
         values = np.empty((self.size, batch), dtype=np.float64)
         values[: self.n_results] = utilities.T
-        chosen: dict[int, np.ndarray] = {}
-        tie = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1), 1e-300)
-        for b, block in enumerate(self.blocks):
-            if policy and block.kind == CHOICE:
-                chosen[b] = np.empty((block.stop - block.start, batch), dtype=np.int64)
-            for lo, hi in block.chunks:
-                e0, e1 = block.indptr[lo], block.indptr[hi]
-                starts = block.indptr[lo:hi] - e0
-                gathered = values[block.child[e0:e1]]
-                if block.kind == CHANCE:
-                    gathered *= block.prob[e0:e1, None]
-                    values[block.start + lo: block.start + hi] = np.add.reduceat(gathered, starts)
-                    continue
-                best = np.maximum.reduceat(gathered, starts)
-                values[block.start + lo: block.start + hi] = best
-                if policy:
-                    chosen[b][lo:hi] = _first_max(gathered, best - tie,
-                                                  block.indptr[lo:hi + 1] - e0)
-        return FloatSolution(values, chosen)
+        gap = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1), 1e-300)
+        chosen = np.empty((self.size if policy else 0, batch), dtype=np.int32)
+        indptr, child, prob, is_chance = self._flat()
+        kernels.backward(indptr, child, prob, is_chance, self.n_results, values, gap, chosen,
+                         policy)
+        return FloatSolution(values, chosen if policy else None)
 
     def distribution(self, solution: FloatSolution, root: int) -> np.ndarray:
         """The probability of each result (batch x n_results) when play starts at `root` and
         follows the solution's choices."""
-        batch = solution.values.shape[1]
-        mass = np.zeros((self.size, batch), dtype=np.float64)
-        mass[root] = 1.0
-        columns = np.arange(batch)
-        for b in range(len(self.blocks) - 1, -1, -1):
-            block = self.blocks[b]
-            here = mass[block.start:block.stop]
-            if block.kind == CHOICE:
-                edge = block.indptr[:-1, None] + solution.chosen[b]
-                target = block.child[edge] * batch + columns
-                flow = here.ravel()
-            else:
-                sizes = np.diff(block.indptr)
-                flow = (np.repeat(here, sizes, axis=0) * block.prob[:, None]).ravel()
-                target = block.child[:, None] * batch + columns
-            mass += np.bincount(target.ravel(), weights=flow,
-                                minlength=self.size * batch).reshape(self.size, batch)
+        if solution.chosen is None:
+            raise ValueError("solve with policy=True first")
+        mass = np.zeros_like(solution.values)
+        indptr, child, prob, is_chance = self._flat()
+        kernels.forward(indptr, child, prob, is_chance, self.n_results, root, solution.chosen,
+                        mass)
         return mass[: self.n_results].T.copy()
 
     # ---- exact pass -------------------------------------------------------------------------
@@ -287,18 +281,6 @@ class TurnGraph:
                 for e in range(lo, hi):
                     mass[child[e]] += share * block.weight[e]
         return [Fraction(m, total) for m in mass[: self.n_results]]
-
-
-def _chunks(indptr: np.ndarray, batch_hint: int = 64) -> list[tuple[int, int]]:
-    """Split a block's nodes into ranges whose edges x a typical batch fit CHUNK_ELEMENTS."""
-    limit = max(1, CHUNK_ELEMENTS // batch_hint)
-    chunks, lo, count = [], 0, len(indptr) - 1
-    while lo < count:
-        hi = int(np.searchsorted(indptr, indptr[lo] + limit, side="right")) - 1
-        hi = min(count, max(hi, lo + 1))
-        chunks.append((lo, hi))
-        lo = hi
-    return chunks
 
 
 def _first_max(gathered: np.ndarray, floor: np.ndarray, indptr: np.ndarray) -> np.ndarray:

@@ -97,25 +97,15 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
                            "roll" if decide is None else decision[decide]))
     keep_rows = []
     for n in sorted(turn.layers):
-        layer, keeps = turn.layers[n], turn.keeps[n]
-        states, rolls = np.nonzero(layer.choice >= 0)  # in node order
-        nodes = layer.choice[states, rolls]
-        if not len(nodes):
-            continue
-        b = graph.block_of(int(nodes[0]))
-        block = graph.blocks[b]
-        edges = block.indptr[nodes - block.start] + np.array(exact.chosen[b])[nodes - block.start]
-        kept = keeps.vectors[layer.edge_keep[edges]]
+        layer, outcomes = turn.layers[n], turn.keeps[n].outcomes
+        states, rolls = np.nonzero(layer.choice >= 0)
         fields = turn.codec.decode_all(layer.keys[states])
-        for row, o, node, child, vector in zip(fields.tolist(), rolls.tolist(), nodes.tolist(),
-                                               block.child[edges].tolist(), kept.tolist()):
-            keep = [0] * len(rules.die.faces)
-            for face, count in zip(rules.keepable_faces, vector):
-                keep[face] = count
-            then = END if child < graph.n_results else decision[child]
-            keep_rows.append((*row, format_faces(rules, tuple(keeps.outcomes[o])),
-                              format_faces(rules, tuple(keep)), then,
-                              repr(solution.value(node))))
+        for row, o, node in zip(fields.tolist(), rolls.tolist(),
+                                layer.choice[states, rolls].tolist()):
+            keep, after = turn.best_keep(node, lambda nd: exact.choice(graph, nd))
+            then = END if after < graph.n_results else decision[after]
+            keep_rows.append((*row, format_faces(rules, tuple(outcomes[o])),
+                              format_faces(rules, keep), then, repr(solution.value(node))))
     files = write_table(out, "turn_states",
                         [*columns, "value", "value_exact", "stop_points", "best"], state_rows)
     files += write_table(out, "turn_keeps", [*columns, "roll", "keep", "then", "value"],

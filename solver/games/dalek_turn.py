@@ -136,22 +136,27 @@ class Layer:
     """The reachable states that roll n dice, and the graph nodes of their rolls."""
 
     keys: np.ndarray  # sorted state keys
-    choice: np.ndarray  # (states, rolls): the roll's choice node, -1 where the Doctor ended it
-    edge_keep: np.ndarray  # keep row of every edge of the layer's choice block, in node order
+    choice: np.ndarray  # (states, rolls): the roll's keep decision node, -1 if the Doctor ended it
 
 
 @dataclass
 class CompiledTurn:
-    """The turn graph plus the maps from game states to its nodes."""
+    """The turn graph plus the maps from game states to its nodes.
+
+    A keep decision is a chain of choices, one per keepable face in die order (how many H4 to
+    keep, then how many H2, ...): equivalent to choosing the whole keep at once, with far fewer
+    edges because the chains of different rolls share their tails. Each edge of the chain is
+    labelled with the count it keeps (`labels`, by block), so a best keep can be read back."""
 
     rules: Rules
     graph: TurnGraph
     root: int
     codec: StateCodec
-    keeps: dict[int, Keeps]  # dice rolled -> rolls and keeps
+    keeps: dict[int, Keeps]  # dice rolled -> rolls (and keep vectors, for single positions)
     layers: dict[int, Layer] = field(default_factory=dict)  # dice rolled -> layer
     chance: dict[int, int] = field(default_factory=dict)  # state key -> chance node
     decide: dict[int, int] = field(default_factory=dict)  # state key -> stop/roll node
+    labels: dict[int, np.ndarray] = field(default_factory=dict)  # block -> count kept per edge
 
     def key(self, state: TurnState) -> int:
         return int(self.codec.encode(np.array([_fields(state)]))[0])
@@ -177,9 +182,89 @@ class CompiledTurn:
             raise InputError(f"no turn reaches this position ({state})")
         return node
 
+    def best_keep(self, node: int, chosen) -> tuple[tuple[int, ...], int]:
+        """Follow a keep decision's chain of choices (`chosen(node)` gives the child index):
+        the counts kept over the die's faces, and the node the keep leads to."""
+        keep = [0] * len(self.rules.die.faces)
+        for face in self.rules.keepable_faces:
+            b = self.graph.block_of(node)
+            block = self.graph.blocks[b]
+            edge = int(block.indptr[node - block.start]) + chosen(node)
+            keep[face] = int(self.labels[b][edge])
+            node = int(block.child[edge])
+        return tuple(keep), node
+
 
 def _fields(state: TurnState) -> tuple[int, ...]:
     return (state.to_roll, state.humans, state.daleks, state.doctors, state.exterminates)
+
+
+@dataclass
+class _Plan:
+    """A layer's keep decisions before they become graph nodes: per level of the chain, the
+    distinct decision rows and their edges (parent row, count kept, child row or after-state)."""
+
+    keys: np.ndarray
+    intervenes: np.ndarray  # (states, rolls)
+    first: np.ndarray  # per non-intervening (state, roll), in order: its row in level 0
+    levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # (parent, kept, child) per level
+    after: np.ndarray  # rows of state fields after keeping, the last level's children
+
+
+def _plan_layer(rules: Rules, n: int, keys: np.ndarray, outcomes: np.ndarray,
+                codec: StateCodec) -> _Plan:
+    """Rules 3 and 4 for every roll of n dice from every state of the layer, as chains."""
+    states = codec.decode_all(keys)
+    doc = _column(rules, outcomes, DOCTOR)[None, :]
+    ext = _column(rules, outcomes, EXTERMINATE)[None, :]
+    doctors, exterminates, aside = set_aside(states[:, 3:4], states[:, 4:5], doc, ext)
+    intervenes = doctor_intervenes(doctors)
+    s, o = np.nonzero(~intervenes)
+    faces = rules.keepable_faces
+    q = len(faces)
+    # a decision row: 5 state fields so far, the counts still to decide, "must keep one yet"
+    rows = np.column_stack([n - aside[0, o], states[s, 1], states[s, 2], doctors[s, o],
+                            exterminates[s, o], outcomes[o][:, list(faces)],
+                            ~enough_kept(aside[0, o])]).astype(np.int64)
+    rows, first = _unique_rows(rows)
+    levels = []
+    after = np.empty((0, 5), dtype=np.int64)
+    for j, face in enumerate(faces):
+        counts = rows[:, 5]  # this face's count; later faces follow it
+        parent = np.repeat(np.arange(len(rows)), counts + 1)
+        kept = np.arange(len(parent)) - np.repeat(np.cumsum(counts + 1) - (counts + 1),
+                                                  counts + 1)
+        child = rows[parent].copy()
+        child[:, 0] -= kept
+        child[:, 1 if face in rules.human_faces else 2] += kept * rules.value(face)
+        child[:, -1] &= kept == 0
+        still_open = child[:, 6:-1].sum(axis=1) > 0
+        legal = (child[:, -1] == 0) | still_open  # a keep of nothing is never completed
+        parent, kept, child = parent[legal], kept[legal], child[legal]
+        if j + 1 < q:
+            child = np.column_stack([child[:, :5], child[:, 6:]])
+            rows, index = _unique_rows(child)
+            levels.append((parent, kept, index))
+        else:
+            after, index = _unique_rows(child[:, :5])
+            levels.append((parent, kept, index))
+    return _Plan(keys, intervenes, first, levels, after)
+
+
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows (of non-negative integers) in sorted order, and each input row's index
+    among them. Rows are packed into one integer each when that fits, which is much faster."""
+    if not len(rows):
+        return rows, np.empty(0, dtype=np.int64)
+    radix = rows.max(axis=0) + 1
+    if np.sum(np.log2(radix.astype(np.float64))) > 62:
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return unique, inverse.reshape(-1)
+    key = np.zeros(len(rows), dtype=np.int64)
+    for column, base in zip(rows.T, radix.tolist()):
+        key = key * base + column
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
 
 
 def compile_turn(rules: Rules) -> CompiledTurn:
@@ -190,52 +275,53 @@ def compile_turn(rules: Rules) -> CompiledTurn:
     pending[rules.dice].add(start_key)
     keeps = {n: keeps_for(rules, np.array(roll(rules.die, n).outcomes, dtype=np.int64), n)
              for n in range(1, rules.dice + 1)}
-    found: dict[int, tuple[np.ndarray, Options, np.ndarray, np.ndarray]] = {}
+    plans: dict[int, _Plan] = {}
     scores: dict[int, int | None] = {}  # state after keeping -> its score if the turn is over
     for n in range(rules.dice, 0, -1):  # discovery: each roll keeps a die, so n only falls
         keys = np.array(sorted(pending[n]), dtype=np.int64)
         if not len(keys):
             continue
-        opts = options(rules, codec.decode_all(keys), keeps[n])
-        after_keys = codec.encode(opts.after)
-        unique, first, inverse = np.unique(after_keys, return_index=True, return_inverse=True)
-        for after_key, row in zip(unique.tolist(), first.tolist()):
+        plan = _plan_layer(rules, n, keys, keeps[n].outcomes, codec)
+        for after_key, fields in zip(codec.encode(plan.after).tolist(), plan.after.tolist()):
             if after_key not in scores:
-                state = TurnState(*(int(v) for v in opts.after[row]))
+                state = TurnState(*fields)
                 scores[after_key] = rules.scoring(state)
                 if scores[after_key] is None:
                     pending[state.to_roll].add(after_key)
-        found[n] = (keys, opts, unique, inverse)
+        plans[n] = plan
     top = max([s for s in scores.values() if s is not None] +
               [rules.stop_score(codec.decode(k)) for k, s in scores.items() if s is None] + [0])
     turn = CompiledTurn(rules, TurnGraph(top + 1), -1, codec, keeps)
-    for n in sorted(found):  # building: fewer dice first, children before parents
-        _build_layer(turn, n, *found[n], scores, start_key)
+    for n in sorted(plans):  # building: fewer dice first, children before parents
+        _build_layer(turn, n, plans[n], scores, start_key)
     turn.root = turn.chance[start_key]
     return turn
 
 
-def _build_layer(turn: CompiledTurn, n: int, keys: np.ndarray, opts: Options,
-                 unique: np.ndarray, inverse: np.ndarray, scores: dict[int, int | None],
+def _build_layer(turn: CompiledTurn, n: int, plan: _Plan, scores: dict[int, int | None],
                  start_key: int) -> None:
-    """Choice nodes for every (state, roll) of the layer, the states' chance nodes, then their
+    """The layer's keep chains (last decision first), the states' chance nodes, then their
     stop/roll nodes (the start of the turn has none: the first roll is not a choice)."""
     graph, rules = turn.graph, turn.rules
-    target = np.array([scores[a] if scores[a] is not None else turn.decide[a]
-                       for a in unique.tolist()], dtype=np.int64)[inverse]
-    rolls = len(turn.keeps[n].outcomes)
-    group = opts.state * rolls + opts.outcome  # options are sorted by state, then roll
-    starts = np.flatnonzero(np.diff(group, prepend=-1))
-    ids = graph.add_choice(np.append(starts, len(group)), target)
-    choice = np.full((len(keys), rolls), -1, dtype=np.int64)
-    choice[opts.state[starts], opts.outcome[starts]] = ids
-    turn.layers[n] = Layer(keys, choice, opts.keep)
+    after_keys = turn.codec.encode(plan.after).tolist()
+    below = np.array([scores[a] if scores[a] is not None else turn.decide[a]
+                      for a in after_keys], dtype=np.int64)
+    for parent, kept, child in reversed(plan.levels):
+        starts = np.flatnonzero(np.diff(parent, prepend=-1))  # edges are sorted by parent
+        ids = graph.add_choice(np.append(starts, len(parent)), below[child])
+        turn.labels[len(graph.blocks) - 1] = kept
+        below = ids
+    rolls = plan.intervenes.shape[1]
+    choice = np.full(plan.intervenes.shape, -1, dtype=np.int64)
+    choice[~plan.intervenes] = below[plan.first]
+    turn.layers[n] = Layer(plan.keys, choice)
     dist = roll(rules.die, n)
+    keys = plan.keys.tolist()
     chance_ids = graph.add_chance(np.arange(0, choice.size + 1, rolls),
                                   np.where(choice >= 0, choice, 0).ravel(),  # Doctor: score 0
                                   dist.weights * len(keys), [dist.denominator] * len(keys))
-    turn.chance.update(zip(keys.tolist(), chance_ids.tolist()))
-    stoppable = [k for k in keys.tolist() if k != start_key]
+    turn.chance.update(zip(keys, chance_ids.tolist()))
+    stoppable = [k for k in keys if k != start_key]
     if stoppable:
         stop = [rules.stop_score(turn.codec.decode(k)) for k in stoppable]
         child = np.column_stack([stop, [turn.chance[k] for k in stoppable]]).ravel()

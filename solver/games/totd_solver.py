@@ -24,6 +24,7 @@ from math import lcm
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.games.time_of_the_daleks import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
 from solver.games.totd_changes import change_networks, success_grid
 from solver.games.totd_keeps import Group, Keeps, keeps_for, padded_choices, reduce_die
@@ -227,6 +228,30 @@ class Solver:
     def _fresh_roll(self, values: np.ndarray, den: int):
         values, den = self.roll_all(values, den, self.start, list(range(len(self.groups))))
         return self.numbers.number(values.reshape(-1)[0], den)
+
+    def position(self, showing: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[int, ...]:
+        """The state of every group for dice showing these faces: showing[d][c] counts Doctor
+        d's dice of colour c per face of that colour's die."""
+        game = self.adventure.game
+        state = []
+        for g, group in enumerate(self.groups):
+            die = game.dice[group.colour]
+            reduced = [0] * len(group.die.symbols)
+            for face, count in zip(die.faces, showing[group.doctor][group.colour]):
+                symbol = game.symbols.index(face)
+                where = group.die.symbols.index(symbol) if symbol in group.die.symbols else -1
+                reduced[where] += count
+            keeps = self.keeps(self.start, g)
+            if sum(reduced) != keeps.n:
+                raise InputError(f"{sum(reduced)} {die.name} dice showing, but the pool has "
+                                 f"{keeps.n}")
+            state.append(keeps.canonical(tuple(reduced)))
+        return tuple(state)
+
+    def value_at(self, state: tuple[int, ...]):
+        """The value of a position (a `position`) with the tools of the Adventure in hand."""
+        values, den = self.value(self.start)
+        return self.numbers.number(values[state], den)
 
     def states(self) -> int:
         """How many positions the solve has valued so far."""

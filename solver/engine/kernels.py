@@ -1,0 +1,77 @@
+"""Compiled passes over a turn graph (numba): the hot loops of every solve.
+
+Nodes are numbered children first, so one sweep in increasing id evaluates the graph and one
+sweep in decreasing id pushes probability from the root down. Node values are rows of a
+(nodes x batch) array: each edge reads one contiguous row, so a batch of utility vectors costs
+little more than one. Sums run in edge order, so results are identical run to run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
+             first: int, values: np.ndarray, floor_gap: np.ndarray, chosen: np.ndarray,
+             record: bool) -> None:
+    """Fill values[first:] from the leaves' rows: chance nodes average, choice nodes take the
+    maximum. With `record`, chosen[node, b] is the choice: scanning the children in order, a
+    later child replaces the current one only if it is better by more than floor_gap[b], so
+    ties blurred by rounding go to the first child, and the choice is within the gap of best."""
+    batch = values.shape[1]
+    picked = np.empty(batch)
+    for node in range(first, values.shape[0]):
+        lo, hi = indptr[node], indptr[node + 1]
+        c = child[lo]
+        if is_chance[node]:
+            p = prob[lo]
+            for b in range(batch):
+                values[node, b] = p * values[c, b]
+            for e in range(lo + 1, hi):
+                c, p = child[e], prob[e]
+                for b in range(batch):
+                    values[node, b] += p * values[c, b]
+            continue
+        for b in range(batch):
+            values[node, b] = values[c, b]
+        if record:
+            for b in range(batch):
+                chosen[node, b] = 0
+                picked[b] = values[c, b]
+            for e in range(lo + 1, hi):
+                c = child[e]
+                for b in range(batch):
+                    v = values[c, b]
+                    if v > values[node, b]:
+                        values[node, b] = v
+                    if v > picked[b] + floor_gap[b]:
+                        chosen[node, b] = e - lo
+                        picked[b] = v
+        else:
+            for e in range(lo + 1, hi):
+                c = child[e]
+                for b in range(batch):
+                    values[node, b] = max(values[node, b], values[c, b])
+
+
+@njit(cache=True)
+def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
+            first: int, root: int, chosen: np.ndarray, mass: np.ndarray) -> None:
+    """Push probability 1 from the root down the chosen edges; mass must start at zero."""
+    batch = mass.shape[1]
+    for b in range(batch):
+        mass[root, b] = 1.0
+    for node in range(root, first - 1, -1):
+        lo = indptr[node]
+        if is_chance[node]:
+            for e in range(lo, indptr[node + 1]):
+                c, p = child[e], prob[e]
+                for b in range(batch):
+                    mass[c, b] += p * mass[node, b]
+            continue
+        for b in range(batch):
+            m = mass[node, b]
+            if m != 0.0:
+                mass[child[lo + chosen[node, b]], b] += m

@@ -1,0 +1,79 @@
+"""What the mover decides at one game position, as the cyclic engine sees it.
+
+A local model maps a utility for each of its results (the mover's value of the position each
+result leads to) to the best value and the distribution of results under a best policy. Two kinds:
+a compiled turn (`TurnLocal`, a whole push-your-luck turn) and an explicit list of options
+(`Choices`, each option a distribution over results). Ties go to the first best option in the
+model's own order, in float and exact arithmetic alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from solver.engine.turn import FLOAT_TIE, TurnGraph
+
+BATCH_ELEMENTS = 1 << 25  # float64 node values one batched turn pass may hold
+
+
+class TurnLocal:
+    """A turn graph played from its root: one batched pass values many positions at once."""
+
+    def __init__(self, graph: TurnGraph, root: int) -> None:
+        self.graph = graph
+        self.root = root
+        self.n_results = graph.n_results
+        self.batch = max(1, BATCH_ELEMENTS // graph.size)
+
+    def best(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Values (batch,) and result distributions (batch, results) of optimal play."""
+        solution = self.graph.solve(utilities, policy=True)
+        return solution.values[self.root].copy(), self.graph.distribution(solution, self.root)
+
+    def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
+        solution = self.graph.solve_exact(utilities, root=self.root)
+        return solution.value(self.root), solution.distribution
+
+
+class Choices:
+    """Explicit options, each a distribution over results: [[(result, probability), ...], ...]."""
+
+    def __init__(self, options: Sequence[Sequence[tuple[int, Fraction]]], n_results: int) -> None:
+        if not options:
+            raise ValueError("a position needs at least one option")
+        self.n_results = n_results
+        self.batch = 1 << 16
+        self.exact = [[Fraction(0)] * n_results for _ in options]
+        for row, option in zip(self.exact, options):
+            for result, probability in option:
+                row[result] += Fraction(probability)
+            if sum(row) != 1:
+                raise ValueError("an option's probabilities must sum to 1")
+        self.matrix = np.array([[float(p) for p in row] for row in self.exact])
+
+    def values(self, utilities: np.ndarray) -> np.ndarray:
+        """Every option's value for a batch of utilities: (batch, options)."""
+        return np.atleast_2d(utilities) @ self.matrix.T
+
+    def pick(self, utilities: np.ndarray) -> np.ndarray:
+        """The first option within FLOAT_TIE of the best, per batch row."""
+        utilities = np.atleast_2d(utilities)
+        values = self.values(utilities)
+        scale = np.maximum(np.abs(utilities).max(axis=1), 1e-300)
+        floor = values.max(axis=1) - FLOAT_TIE * scale
+        return np.argmax(values >= floor[:, None], axis=1)
+
+    def best(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        utilities = np.atleast_2d(utilities)
+        chosen = self.pick(utilities)
+        values = self.values(utilities)[np.arange(len(chosen)), chosen]
+        return values, self.matrix[chosen]
+
+    def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
+        values = [sum((p * u for p, u in zip(row, utilities) if p), Fraction(0))
+                  for row in self.exact]
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        return values[best], list(self.exact[best])
