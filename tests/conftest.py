@@ -9,14 +9,15 @@ mark.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import pytest
 
 from solver.games import dalek_report
 from solver.games.dalek_dice import TurnState, parse_roll, parse_rules
-from solver.games.dalek_turn import compile_turn, place
+from solver.games.dalek_turn import CompiledTurn, PointsSolution, compile_turn, place, solve_points
 
 # Bug A: dalek_dice.set_aside adds two NumPy boolean arrays, which is a logical OR, so a roll
 # showing both a Doctor and an Exterminate sets aside one die instead of two and the solver rolls
@@ -77,3 +78,16 @@ class KnownBugs:
 @pytest.fixture(scope="session")
 def known_bugs() -> KnownBugs:
     return KnownBugs(set_aside_bug_present(), best_move_exact_bug_present())
+
+
+@cache
+def _solve(faces: str, dice: int, tie_rule: str) -> tuple[CompiledTurn, PointsSolution]:
+    turn = compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule))
+    return turn, solve_points(turn, exact=True)
+
+
+@pytest.fixture(scope="session")
+def solve_game() -> Callable[[str, int, str], tuple[CompiledTurn, PointsSolution]]:
+    """(faces, dice, tie rule) -> the compiled turn and its exact solution, computed once per
+    session (the 10-dice game takes seconds)."""
+    return _solve

@@ -11,8 +11,8 @@ probability-weighted mean of its outcomes, with probabilities computed here from
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
 from math import factorial, prod
 
 import numpy as np
@@ -20,8 +20,8 @@ import pytest
 from conftest import KnownBugs
 
 from solver.games import dalek_report
-from solver.games.dalek_dice import TurnState, parse_rules
-from solver.games.dalek_turn import CompiledTurn, PointsSolution, compile_turn, solve_points
+from solver.games.dalek_dice import TurnState
+from solver.games.dalek_turn import CompiledTurn, PointsSolution
 
 GAMES = [
     ("H4 H2 D3 D2 DOC EXT", 10, "ge"),
@@ -30,17 +30,19 @@ GAMES = [
     ("H3 H1 D4 D1 DOC:2 EXT", 5, "gt"),
 ]
 TOLERANCE = 1e-12
+Game = tuple[str, int, str]  # faces, dice, tie rule
+Solved = tuple[CompiledTurn, PointsSolution]
+Solver = Callable[[str, int, str], Solved]
 
 
-def game_id(game: tuple[str, int, str]) -> str:
+def game_id(game: Game) -> str:
     return f"{game[0].replace(' ', '_')}-{game[1]}dice-{game[2]}"
 
 
-@cache
-def solved(faces: str, dice: int, tie: str) -> tuple[CompiledTurn, PointsSolution]:
-    """The compiled turn and its float and exact solution (computed once per game)."""
-    turn = compile_turn(parse_rules(faces, dice=dice, tie_rule=tie))
-    return turn, solve_points(turn, exact=True)
+@pytest.fixture
+def solved(solve_game: Solver, game: Game) -> tuple[CompiledTurn, PointsSolution]:
+    """The game's compiled turn and exact solution (shared across the session)."""
+    return solve_game(*game)
 
 
 def roll_probability(weights: tuple[int, ...], counts: np.ndarray) -> Fraction:
@@ -59,8 +61,9 @@ def choice_node(turn: CompiledTurn, state: TurnState, roll_row: int) -> int:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_exact_distribution_sums_to_one_and_has_the_exact_mean(game: tuple[str, int, str]) -> None:
-    turn, solution = solved(*game)
+def test_exact_distribution_sums_to_one_and_has_the_exact_mean(game: Game, solved: Solved
+                                                                ) -> None:
+    turn, solution = solved
     distribution = solution.exact.distribution
     assert all(isinstance(p, Fraction) and p >= 0 for p in distribution)
     assert sum(distribution) == 1
@@ -69,8 +72,8 @@ def test_exact_distribution_sums_to_one_and_has_the_exact_mean(game: tuple[str, 
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_float_solution_agrees_with_the_exact_one(game: tuple[str, int, str]) -> None:
-    turn, solution = solved(*game)
+def test_float_solution_agrees_with_the_exact_one(game: Game, solved: Solved) -> None:
+    turn, solution = solved
     floats, exact = solution.distribution(), solution.exact.distribution
     assert len(floats) == len(exact)
     assert max(abs(f - float(p)) for f, p in zip(floats, exact)) <= TOLERANCE
@@ -79,9 +82,9 @@ def test_float_solution_agrees_with_the_exact_one(game: tuple[str, int, str]) ->
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_stop_or_roll_is_the_better_of_the_two(game: tuple[str, int, str]) -> None:
+def test_stop_or_roll_is_the_better_of_the_two(game: Game, solved: Solved) -> None:
     """Every state after keeping (with dice left): value == max(stop points, value of rolling)."""
-    turn, solution = solved(*game)
+    turn, solution = solved
     rules = turn.rules
     checked = 0
     for state in turn.states:
@@ -94,9 +97,9 @@ def test_stop_or_roll_is_the_better_of_the_two(game: tuple[str, int, str]) -> No
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_a_roll_is_worth_the_mean_of_its_outcomes(game: tuple[str, int, str]) -> None:
+def test_a_roll_is_worth_the_mean_of_its_outcomes(game: Game, solved: Solved) -> None:
     """The start and a sample of states: exact value == sum of P(roll) x value of the roll."""
-    turn, solution = solved(*game)
+    turn, solution = solved
     weights = turn.rules.die.weights
     others = [s for s in turn.states if s != turn.rules.start()]
     states = [turn.rules.start(), *random.Random(game_id(game)).sample(others, 25)]
@@ -110,7 +113,7 @@ def test_a_roll_is_worth_the_mean_of_its_outcomes(game: tuple[str, int, str]) ->
         assert total == solution.exact_value(turn.chance_node(state)), state
 
 
-def _positions(turn: CompiledTurn, game: tuple[str, int, str], count: int
+def _positions(turn: CompiledTurn, game: Game, count: int
                ) -> list[tuple[TurnState, int]]:
     """A deterministic sample of (state, roll row) positions."""
     rng = random.Random(f"positions {game_id(game)}")
@@ -122,11 +125,11 @@ def _positions(turn: CompiledTurn, game: tuple[str, int, str], count: int
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_best_move_float_value_and_regrets(game: tuple[str, int, str],
+def test_best_move_float_value_and_regrets(game: Game, solved: Solved,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """best_move (float): the best option is worth the position's value, the options come best
     first, regret = best - value >= 0."""
-    turn, solution = solved(*game)
+    turn, solution = solved
     monkeypatch.setattr(dalek_report, "solve_points", lambda t, exact=False: solution)
     for state, row in _positions(turn, game, 40):
         rolled = tuple(int(c) for c in turn.keeps[state.to_roll].outcomes[row])
@@ -145,11 +148,11 @@ def test_best_move_float_value_and_regrets(game: tuple[str, int, str],
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_best_move_exact_value_and_regrets(game: tuple[str, int, str], known_bugs: KnownBugs,
+def test_best_move_exact_value_and_regrets(game: Game, solved: Solved, known_bugs: KnownBugs,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """best_move (exact): the best option is worth exactly the position's value, the float
     value is within 1e-12 of it, and every exact regret is best - value >= 0."""
-    turn, solution = solved(*game)
+    turn, solution = solved
     monkeypatch.setattr(dalek_report, "solve_points", lambda t, exact=False: solution)
     for state, row in _positions(turn, game, 40):
         rolled = tuple(int(c) for c in turn.keeps[state.to_roll].outcomes[row])
