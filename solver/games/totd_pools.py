@@ -1,0 +1,93 @@
+"""Which dice to roll: the pools a player can build (reading 3) and the ways to split a pool
+with a helping Doctor (reading 6).
+
+Only counts per colour matter. A die more never lowers the probability (it can be left
+unused; docs/rules_totd.md, reading 9), so only pools as large as the rules allow are listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import product
+
+from solver.errors import InputError
+from solver.games.time_of_the_daleks import POOL_LIMIT, Game, Pool
+
+
+def sub_pools(pool: Pool, size: int) -> Iterator[Pool]:
+    """Every way to keep `size` of a pool's dice, most Black dice (the first colour) first."""
+    for kept in product(*(range(n, -1, -1) for n in pool)):
+        if sum(kept) == size:
+            yield kept
+
+
+def minus(pool: Pool, other: Pool) -> Pool:
+    return tuple(a - b for a, b in zip(pool, other))
+
+
+@dataclass(frozen=True)
+class Built:
+    """A pool to roll and how to get it: the Focus swaps made and the dice discarded."""
+
+    pool: Pool
+    swaps: tuple[int, ...]  # the colour swapped in for a Black die, per swap made
+    discarded: Pool
+
+
+def parse_focus(game: Game, text: str) -> tuple[int, ...]:
+    """A Dice Focus icon: one colour ("blue") or a split icon ("green/blue")."""
+    colours = tuple(game.colour(c) for c in text.split("/"))
+    if game.black in colours:
+        raise InputError(f"a Focus icon swaps a Black die for a coloured one, not {text!r}")
+    return colours
+
+
+def check_supply(game: Game, pool: Pool) -> None:
+    for colour, (n, supply) in enumerate(zip(pool, game.supply)):
+        if n > supply:
+            raise InputError(f"{n} {game.colours[colour]} dice, but the supply has only {supply}")
+
+
+def builds(game: Game, added: Pool, focuses: tuple[tuple[int, ...], ...],
+           daleks: int) -> list[Built]:
+    """Every distinct pool to roll (reading 3): each Focus icon used or not (a split icon for
+    either colour), then discards down to eight and one more per Dalek. Each pool comes with
+    the first way found to build it (fewest swaps first)."""
+    check_supply(game, added)
+    if daleks < 0:
+        raise InputError(f"the number of Daleks cannot be negative ({daleks})")
+    seen: dict[Pool, Built] = {}
+    choices = sorted(product(*((None, *colours) for colours in focuses)),
+                     key=lambda picks: sum(c is not None for c in picks))
+    for picks in choices:
+        pool, swaps = list(added), []
+        for colour in picks:
+            if colour is None:
+                continue
+            if pool[game.black] == 0 or pool[colour] >= game.supply[colour]:
+                break
+            pool[game.black] -= 1
+            pool[colour] += 1
+            swaps.append(colour)
+        else:
+            size = max(0, min(sum(pool), POOL_LIMIT) - daleks)
+            for kept in sub_pools(tuple(pool), size):
+                if kept not in seen:
+                    seen[kept] = Built(kept, tuple(swaps), minus(tuple(pool), kept))
+    return sorted(seen.values(), key=lambda b: (len(b.swaps), b.swaps, [-n for n in b.pool]))
+
+
+def splits(pool: Pool, helped_limit: int, helper_limit: int,
+           daleks: int) -> list[tuple[Pool, Pool]]:
+    """Every (helped Doctor's dice, helper's dice) from one pool (reading 6): at most the two
+    limits, the Daleks' dice removed, as many dice as possible kept."""
+    total = max(0, min(sum(pool), helped_limit + helper_limit) - daleks)
+    found = []
+    for helper_size in range(min(helper_limit, total) + 1):
+        if total - helper_size > helped_limit:
+            continue
+        for helper in sub_pools(pool, helper_size):
+            for helped in sub_pools(minus(pool, helper), total - helper_size):
+                found.append((helped, helper))
+    return found

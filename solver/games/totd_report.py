@@ -1,0 +1,296 @@
+"""What the `totd` commands report, as plain data (the CLI formats it for people)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from solver.cli.common import exact_text
+from solver.errors import InputError
+from solver.games.time_of_the_daleks import (
+    HELP_SIZES,
+    POOL_LIMIT,
+    SONIC_CHANGE,
+    SONIC_REROLL,
+    TIME_BREACH_LOSS,
+    Adventure,
+    Doctor,
+    Game,
+    Pool,
+    Tools,
+    need_text,
+    parse_challenge,
+    pool_text,
+)
+from solver.games.totd_changes import change_networks, witness
+from solver.games.totd_keeps import Group
+from solver.games.totd_pools import builds, splits
+from solver.games.totd_solver import DISCARD, EITHER, SONIC, Option, Solver
+from solver.tables import write_manifest, write_table
+
+
+def describe(adventure: Adventure) -> dict:
+    """The Challenge, the Doctors' pools and tools, as the reports show them."""
+    game = adventure.game
+    return {"need": need_text(game, adventure.need),
+            "doctors": [{"pool": pool_text(game, d.pool), "tools": d.tools.text(game)}
+                        for d in adventure.doctors],
+            "any_adventure_tools": adventure.shared.text(game),
+            "printed_faces_only": adventure.printed_faces}
+
+
+def probabilities(adventure: Adventure, exact: bool) -> dict:
+    """P(Challenge met) with optimal play and P(the first roll meets it), float and exact."""
+    solver = Solver(adventure)
+    result = {"p_success": solver.p_success(), "p_first_roll": solver.p_first_roll(),
+              "positions": solver.states()}
+    if exact:
+        exact_solver = Solver(adventure, exact=True)
+        result["p_success_exact"] = exact_text(exact_solver.p_success())
+        result["p_first_roll_exact"] = exact_text(exact_solver.p_first_roll())
+    return result
+
+
+def chance(adventure: Adventure, exact: bool) -> dict:
+    return describe(adventure) | probabilities(adventure, exact)
+
+
+# ---- best move ------------------------------------------------------------------------------
+@dataclass
+class Table:
+    """The dice on the table by group, so that a reduced face (a needed symbol, or blank) can be
+    named as the real face of a real die."""
+
+    game: Game
+    groups: tuple[Group, ...]
+    showing: tuple[tuple[tuple[int, ...], ...], ...]  # [doctor][colour] counts over die faces
+
+    def dice(self, g: int) -> list[list[str]]:
+        """Group g's dice by reduced face: needed symbols up to the Challenge's count, then the
+        blank dice (faces not needed first, then surplus)."""
+        group = self.groups[g]
+        die = self.game.dice[group.colour]
+        faces = [f for f, n in zip(die.faces, self.showing[group.doctor][group.colour])
+                 for _ in range(n)]
+        symbols = [self.game.symbols.index(f) for f in faces]
+        buckets: list[list[str]] = [[] for _ in group.die.symbols]
+        surplus = []
+        for face, symbol in zip(faces, symbols):
+            if symbol not in group.die.symbols:
+                buckets[-1].append(face)
+                continue
+            f = group.die.symbols.index(symbol)
+            (buckets[f] if len(buckets[f]) < group.die.caps[f] else surplus).append(face)
+        buckets[-1] += surplus
+        return buckets
+
+    def name(self, g: int, counts: tuple[int, ...]) -> list[str]:
+        """Real dice of group g for counts over its reduced faces, as "colour:Face"."""
+        colour = self.game.colours[self.groups[g].colour]
+        return [f"{colour}:{face}" for bucket, n in zip(self.dice(g), counts)
+                for face in bucket[:n]]
+
+
+def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], ...],
+              exact: bool) -> dict:
+    """Every option from a position with its probability and regret, best first (ties keep the
+    order stop, re-roll icons, Sonic re-rolls, Black discard)."""
+    solvers = [Solver(adventure)] + ([Solver(adventure, exact=True)] if exact else [])
+    solver = solvers[0]
+    state = solver.position(showing)
+    table = Table(adventure.game, solver.groups, showing)
+    changes = stop_changes(solver, table, state)
+    options = [s.options(state) for s in solvers]
+    rows = []
+    for index, option in enumerate(options[0]):
+        row = {"action": _action(option), "tool": _tool(adventure.game, option),
+               "dice": changes if option.action is None else _rerolled(solver, table, state,
+                                                                        option),
+               "p_success": option.value}
+        if exact:
+            row["p_success_exact"] = options[1][index].value
+        rows.append(row)
+    rank = "p_success_exact" if exact else "p_success"
+    rows.sort(key=lambda r: -r[rank])
+    best = rows[0][rank]
+    for row in rows:
+        row["regret"] = float(best - row[rank]) if exact else best - row[rank]
+        if exact:
+            row["regret_exact"] = exact_text(best - row[rank])
+            row[rank] = exact_text(row[rank])
+    return describe(adventure) | {
+        "showing": [f"{colour}:{face}" for counts in showing for colour, die, n in
+                    zip(adventure.game.colours, adventure.game.dice, counts)
+                    for face, k in zip(die.faces, n) for _ in range(k)],
+        "met_on_stopping": changes is not None,
+        "p_success": rows[0]["p_success"],
+    } | ({"p_success_exact": rows[0]["p_success_exact"]} if exact else {}) | {"options": rows}
+
+
+def stop_changes(solver: Solver, table: Table, state: tuple[int, ...]) -> list[str] | None:
+    """The changes that meet the Challenge on stopping here ([] if none are needed), or None."""
+    adventure = solver.adventure
+    counts = [solver.keeps(solver.start, g).vectors[s] for g, s in enumerate(state)]
+    networks = change_networks(adventure, solver.groups,
+                               [d.tools.sonic // SONIC_CHANGE for d in adventure.doctors])
+    rewrites = witness(counts, solver.groups, adventure.need, networks)
+    if rewrites is None:
+        return None
+    buckets = {g: table.dice(g) for g in range(len(solver.groups))}
+    changes = []
+    for r in rewrites:
+        colour = adventure.game.colours[solver.groups[r.group].colour]
+        face = buckets[r.group][r.face].pop(0)
+        changes.append(f"{colour}:{face}->{adventure.game.symbols[r.symbol]} ({r.label})")
+    return changes
+
+
+def _action(option: Option) -> str:
+    if option.action is None:
+        return "stop"
+    return {DISCARD: "discard a Black die", SONIC: "Sonic re-roll"}.get(option.action.kind,
+                                                                        "re-roll icon")
+
+
+def _tool(game: Game, option: Option) -> str:
+    action = option.action
+    if action is None:
+        return "changes in hand"
+    if action.kind == DISCARD:
+        return "a Black die"
+    if action.kind == SONIC:
+        return f"{SONIC_REROLL} Sonic tokens"
+    owner = " (either Doctor)" if action.icon[0] == EITHER else ""
+    return action.icon[1].text(game) + owner
+
+
+def _rerolled(solver: Solver, table: Table, state: tuple[int, ...], option: Option) -> list[str]:
+    """The dice a re-roll option throws again."""
+    action = option.action
+    if action.kind == DISCARD:
+        others = sum(solver.dice(solver.start, g) for g, group in enumerate(solver.groups)
+                     if group.doctor == action.doctor) - 1
+        return [f"the other {others} dice"]
+    keeps = solver.keeps(solver.start, action.group)
+    now, kept = keeps.vectors[state[action.group]], keeps.vectors[option.keep]
+    return table.name(action.group, tuple(a - b for a, b in zip(now, kept)))
+
+
+# ---- building the pool ------------------------------------------------------------------------
+def build(game: Game, need: tuple[int, ...], added: Pool, focuses: tuple[tuple[int, ...], ...],
+          daleks: int, tools: Tools, printed: bool, exact: bool, top: int) -> dict:
+    """Every pool the Focus icons and discards allow, ranked by P(Challenge met)."""
+    ranked = []
+    for built in builds(game, added, focuses, daleks):
+        adventure = Adventure(game, need, (Doctor(built.pool, tools),), printed_faces=printed)
+        ranked.append((Solver(adventure).p_success(), built))
+    ranked.sort(key=lambda item: -item[0])
+    rows = []
+    for p, built in ranked[:top]:
+        row = {"pool": pool_text(game, built.pool),
+               "swaps": [f"black->{game.colours[c]}" for c in built.swaps],
+               "discard": pool_text(game, built.discarded), "p_success": p}
+        if exact:
+            adventure = Adventure(game, need, (Doctor(built.pool, tools),), printed_faces=printed)
+            row["p_success_exact"] = Solver(adventure, exact=True).p_success()
+        rows.append(row)
+    if exact:
+        rows.sort(key=lambda r: -r["p_success_exact"])
+        for row in rows:
+            row["p_success_exact"] = exact_text(row["p_success_exact"])
+    return {"need": need_text(game, need), "added": pool_text(game, added),
+            "focus": ["/".join(game.colours[c] for c in f) for f in focuses], "daleks": daleks,
+            "tools": tools.text(game), "pools_compared": len(ranked), "best": rows[0],
+            "options": rows}
+
+
+# ---- calling for help -------------------------------------------------------------------------
+def scenarios(time_breach: bool) -> list[tuple[str, int, int]]:
+    """(name, helped Doctor's pool limit, helper's) for alone and the two kinds of help."""
+    loss = TIME_BREACH_LOSS if time_breach else 0
+    return [("alone", POOL_LIMIT, 0),
+            ("help from afar", HELP_SIZES["afar"][0] - loss, HELP_SIZES["afar"][1]),
+            ("help at the location", HELP_SIZES["location"][0] - loss, HELP_SIZES["location"][1])]
+
+
+def call_for_help(adventure: Adventure, helper: Tools, time_breach: bool, daleks: int,
+                  call_with_sonic: bool, exact: bool) -> dict:
+    """P(Challenge met) alone, with help from afar and with help at the location, each with the
+    best split of the helped Doctor's pool (reading 6) and optimal play by both Doctors."""
+    me = adventure.doctors[0]
+    results = []
+    for name, helped_limit, helper_limit in scenarios(time_breach):
+        tools = me.tools
+        if helper_limit and call_with_sonic:
+            if not tools.sonic:
+                raise InputError("--call-with-sonic: the helped Doctor has no Sonic token to pay")
+            tools = replace(tools, sonic=tools.sonic - 1)
+        best = None
+        ways = splits(me.pool, helped_limit, helper_limit, daleks)
+        for helped, helps in ways:
+            doctors = (Doctor(helped, tools),) + ((Doctor(helps, helper),) if helper_limit else ())
+            candidate = adventure.with_doctors(doctors)
+            p = Solver(candidate).p_success()
+            if best is None or p > best[0]:
+                best = (p, candidate, helped, helps)
+        p, candidate, helped, helps = best
+        row = {"scenario": name, "helped_pool": pool_text(adventure.game, helped),
+               "helper_pool": pool_text(adventure.game, helps) if helper_limit else "-",
+               "p_success": p, "splits_compared": len(ways)}
+        if exact:
+            row["p_success_exact"] = exact_text(Solver(candidate, exact=True).p_success())
+        results.append(row)
+    return describe(adventure) | {"helper_tools": helper.text(adventure.game),
+                                  "time_breach": time_breach, "daleks": daleks,
+                                  "scenarios": results}
+
+
+# ---- the table --------------------------------------------------------------------------------
+TABLE_CHALLENGES = (
+    "Science, Cunning, Tactics",
+    "Running, Diplomacy, Strength",
+    "Science x2, Cunning, Tactics",
+    "Running, Diplomacy, Tactics, Strength",
+    "Science x2, Cunning, Tactics, Diplomacy",
+    "Running x2, Diplomacy, Tactics, Strength",
+    "Running, Diplomacy, Science, Cunning, Tactics, Strength",
+    "Science x2, Cunning x2, Tactics, Diplomacy",
+)
+TABLE_SIZES = range(4, 9)
+TABLE_SONIC = range(0, 6)
+
+
+def table_pools(game: Game) -> list[tuple[str, Pool]]:
+    """Black-only pools and mixed pools (one die of each colour, the rest Black) of 4 to 8."""
+    pools = []
+    for size in TABLE_SIZES:
+        black = tuple(size if c == game.black else 0 for c in range(len(game.colours)))
+        mixed = tuple(size - len(game.colours) + 1 if c == game.black else 1
+                      for c in range(len(game.colours)))
+        pools += [("black", black), ("mixed", mixed)]
+    return pools
+
+
+def write_tables(game: Game, out: Path, command: str) -> tuple[Path, dict]:
+    """P(Challenge met) with optimal play (float and exact) and P(first roll) for the grid."""
+    header = ["challenge", "symbols", "pool_kind", "pool", "dice", "sonic", "p_success",
+              "p_success_exact", "p_first_roll"]
+    rows = []
+    for text in TABLE_CHALLENGES:
+        need = parse_challenge(game, text)
+        for kind, pool in table_pools(game):
+            for sonic in TABLE_SONIC:
+                adventure = Adventure(game, need, (Doctor(pool, Tools(sonic)),))
+                solver = Solver(adventure)
+                exact = Solver(adventure, exact=True).p_success()
+                rows.append([need_text(game, need), sum(need), kind, pool_text(game, pool),
+                             sum(pool), sonic, solver.p_success(), exact_text(exact),
+                             solver.p_first_roll()])
+    files = write_table(out, "p_success", header, rows)
+    summary = {"rows": len(rows), "challenges": len(TABLE_CHALLENGES),
+               "pools": len(table_pools(game))}
+    parameters = {"challenges": list(TABLE_CHALLENGES),
+                  "pools": [pool_text(game, p) for _, p in table_pools(game)],
+                  "sonic": list(TABLE_SONIC), "re-roll icons": [], "face changes": [],
+                  "dice_source": game.source}
+    return write_manifest(out, files, command, parameters, summary), summary
