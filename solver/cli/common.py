@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
 from fractions import Fraction
 
 import click
+
+from solver.formatting import exact_text, table
+
+__all__ = ["FractionType", "emit", "exact_text", "fail", "table"]
 
 
 def emit(data: dict, text: str, as_json: bool) -> None:
@@ -16,33 +19,6 @@ def emit(data: dict, text: str, as_json: bool) -> None:
         click.echo(json.dumps(data, indent=2))
     else:
         click.echo(text.rstrip("\n"))
-
-
-def exact_text(value: Fraction) -> str:
-    """A fraction as "p/q" (or "p" when whole), the form `--exact` output uses."""
-    return str(value.numerator) if value.denominator == 1 else \
-        f"{value.numerator}/{value.denominator}"
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A plain text table: numbers right-aligned, text left-aligned."""
-    cells = [[str(c) for c in row] for row in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    numeric = [all(_is_number(r[i]) for r in cells) and bool(cells) for i in range(len(headers))]
-
-    def line(values: Sequence[str]) -> str:
-        return "  ".join(v.rjust(w) if n else v.ljust(w)
-                         for v, w, n in zip(values, widths, numeric)).rstrip()
-
-    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells])
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text.replace("/", "e0+0*") if "/" in text else text)
-    except ValueError:
-        return False
-    return True
 
 
 class FractionType(click.ParamType):

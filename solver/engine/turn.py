@@ -130,6 +130,10 @@ class TurnGraph:
         i = node - block.start
         return block.child[block.indptr[i]:block.indptr[i + 1]]
 
+    def possible_results(self) -> np.ndarray:
+        """Which results some edge leads to (the others get no probability under any play)."""
+        return np.isin(np.arange(self.n_results), self._flat()[1])
+
     @property
     def edges(self) -> int:
         return sum(len(b.child) for b in self.blocks)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
-from solver.cli.common import exact_text
+from solver.formatting import exact_text
 from solver.games.dalek_dice import TurnState, format_faces
 from solver.games.dalek_turn import (
     END,
     ROLL,
     STOP,
     CompiledTurn,
+    points_utility,
     position_options,
     solve_points,
 )
@@ -44,36 +47,47 @@ def turn_summary(turn: CompiledTurn, exact: bool, distribution: bool) -> dict:
 
 
 def best_move(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...], exact: bool) -> dict:
-    """Every option for a roll with its expected points and regret, best first (ties keep the
-    solver's canonical order)."""
-    rules = turn.rules
-    solution = solve_points(turn, exact)
+    """`best_move_for` with expected points as the utility."""
+    utility = points_utility(turn)
+    return best_move_for(turn, state, rolled, [float(u) for u in utility],
+                         utility if exact else None)
+
+
+def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
+                  utility: Sequence[float], exact_utility: Sequence[Fraction] | None = None
+                  ) -> dict:
+    """Every option for a roll with its value under a utility of the final turn score (expected
+    points, or the win probability each score leads to) and its regret, best first; ties keep
+    the solver's canonical order. With `exact_utility`, exact values decide the order."""
+    rules, graph = turn.rules, turn.graph
+    floats = graph.solve(np.asarray(utility, dtype=np.float64)).values[:, 0]
+    exact = None if exact_utility is None else graph.solve_exact(exact_utility)
     opts = position_options(turn, state, rolled)
     doc, ext = rules.count(rolled, "DOC"), rules.count(rolled, "EXT")
     aside = " ".join(["DOC"] * (doc > 0) + ["EXT"] * (ext > 0)) or "nothing"
     rows = []
     for index, option in enumerate(opts):
         row = {"keep": format_faces(rules, option.keep), "action": option.action,
-               "value": solution.value(option.node)}
-        if exact:
-            row["value_exact"] = solution.exact_value(option.node)
-        rows.append((index, row))
-    key = (lambda r: (-r[1]["value_exact"], r[0])) if exact else (lambda r: (-r[1]["value"], r[0]))
-    rows = [r for _, r in sorted(rows, key=key)]
+               "value": float(floats[option.node])}
+        order = exact.value(option.node) if exact else row["value"]
+        rows.append((-order, index, row, order))
+    rows.sort(key=lambda r: r[:2])
     report: dict = {"roll": format_faces(rules, rolled), "set_aside": aside,
-                    "doctor_intervenes": not opts, "options": rows}
-    if rows:
-        best = rows[0]
-        report["value"] = best["value"]
-        for row in rows:
-            row["regret"] = best["value"] - row["value"]
-            if exact:
-                row["regret_exact"] = exact_text(best["value_exact"] - row["value_exact"])
-                row["value_exact"] = exact_text(row["value_exact"])
+                    "doctor_intervenes": not opts,
+                    "options": [r[2] for r in rows]}
+    if not rows:  # the third Doctor: the turn scores 0
+        report["value"] = float(utility[0])
         if exact:
-            report["value_exact"] = rows[0]["value_exact"]
-    else:
-        report["value"] = 0.0
+            report["value_exact"] = exact_text(Fraction(exact_utility[0]))
+        return report
+    report["value"] = rows[0][2]["value"]
+    for _, _, row, order in rows:
+        row["regret"] = report["value"] - row["value"]
+        if exact:
+            row["value_exact"] = exact_text(order)
+            row["regret_exact"] = exact_text(rows[0][3] - order)
+    if exact:
+        report["value_exact"] = exact_text(rows[0][3])
     return report
 
 

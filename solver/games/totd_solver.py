@@ -27,7 +27,14 @@ import numpy as np
 from solver.errors import InputError
 from solver.games.time_of_the_daleks import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
 from solver.games.totd_changes import change_networks, success_grid
-from solver.games.totd_keeps import Group, Keeps, keeps_for, padded_choices, reduce_die
+from solver.games.totd_keeps import (
+    Group,
+    Keeps,
+    choices,
+    keeps_for,
+    padded_choices,
+    reduce_die,
+)
 
 STOP, REROLL, SONIC, DISCARD = "stop", "reroll", "sonic", "discard"
 EITHER = -1  # the owner of an "Any Adventure" tool: either Doctor may use it
@@ -80,6 +87,16 @@ class Numbers:
 
     def number(self, numerator, denominator: int):
         return Fraction(int(numerator), denominator) if self.exact else float(numerator)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A move from a position (None: stop) and its value; `keep` is the keep index of the
+    action's group (the dice left as they are) for re-rolls."""
+
+    action: Action | None
+    keep: int | None
+    value: object
 
 
 Values = tuple[np.ndarray, int]
@@ -252,6 +269,25 @@ class Solver:
         """The value of a position (a `position`) with the tools of the Adventure in hand."""
         values, den = self.value(self.start)
         return self.numbers.number(values[state], den)
+
+    def options(self, state: tuple[int, ...]) -> list[Option]:
+        """Every move from a position with the Adventure's tools in hand, and its value: stop,
+        then each action with each choice of dice it allows."""
+        stop = self.stop(self.start)
+        found = [Option(None, None, self.numbers.number(stop[state], 1))]
+        for action in self.actions(self.start):
+            if action.kind == DISCARD:
+                values, den = self.after_discard(action)
+                where = tuple(0 if self.groups[g].doctor == action.doctor else s
+                              for g, s in enumerate(state))
+                found.append(Option(action, None, self.numbers.number(values[where], den)))
+                continue
+            table, den = self.after_keeping(action)
+            rest = state[:action.group] + state[action.group + 1:]
+            keeps = self.keeps(self.start, action.group)
+            found += [Option(action, keep, self.numbers.number(table[(keep, *rest)], den))
+                      for keep in choices(keeps, *action.choice)[state[action.group]]]
+        return found
 
     def states(self) -> int:
         """How many positions the solve has valued so far."""

@@ -1,0 +1,59 @@
+"""Solved tables on disk, so a second query is instant.
+
+One directory ($DICE_SOLVER_CACHE, else ~/.cache/dice-solver). An entry is a .npz of plain arrays
+(loaded with allow_pickle=False) beside a JSON record of the exact key it answers and the SHA-256
+of the .npz. Both are written atomically; an entry whose record, key or hash does not match is
+treated as missing and rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from solver.tables import atomic_write
+
+FORMAT = 1  # bump when the arrays' meaning changes
+
+
+def directory() -> Path:
+    configured = os.environ.get("DICE_SOLVER_CACHE")
+    return Path(configured) if configured else Path.home() / ".cache" / "dice-solver"
+
+
+def _paths(key: dict) -> tuple[dict, Path, Path]:
+    record = {"format": FORMAT, **key}
+    text = json.dumps(record, sort_keys=True)
+    name = f"{key.get('game', 'solve')}-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
+    return record, directory() / f"{name}.npz", directory() / f"{name}.json"
+
+
+def load(key: dict) -> dict[str, np.ndarray] | None:
+    """The arrays stored for exactly this key, or None (absent, or corrupt and so ignored)."""
+    record, data_path, meta_path = _paths(key)
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        data = data_path.read_bytes()
+        if meta.get("key") != record or meta.get("sha256") != hashlib.sha256(data).hexdigest():
+            return None
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            return {name: arrays[name] for name in arrays.files}
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def store(key: dict, arrays: dict[str, np.ndarray]) -> Path:
+    """Write the arrays for this key (data first, then the record that vouches for it)."""
+    record, data_path, meta_path = _paths(key)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    data = buffer.getvalue()
+    atomic_write(data_path, data)
+    meta = {"key": record, "sha256": hashlib.sha256(data).hexdigest()}
+    atomic_write(meta_path, (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode())
+    return data_path

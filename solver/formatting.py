@@ -1,0 +1,36 @@
+"""Numbers and tables written for people: exact fractions as "p/q", plain text tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+
+def exact_text(value: Fraction) -> str:
+    """A fraction as "p/q" (or "p" when whole), the form exact output uses."""
+    return str(value.numerator) if value.denominator == 1 else \
+        f"{value.numerator}/{value.denominator}"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A plain text table: numeric columns right-aligned, text left-aligned."""
+    cells = [[str(c) for c in row] for row in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    numeric = [bool(cells) and all(_is_number(r[i]) for r in cells) for i in range(len(headers))]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.rjust(w) if n else v.ljust(w)
+                         for v, w, n in zip(values, widths, numeric)).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells])
+
+
+def _is_number(text: str) -> bool:
+    try:
+        Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        try:
+            float(text)
+        except ValueError:
+            return False
+    return True

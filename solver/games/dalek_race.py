@@ -1,0 +1,198 @@
+"""Dalek Dice as a whole game: players race to the target (docs/rules.md, "The race").
+
+A position is every player's score and the seat to move. Someone at or above the target means the
+final round is on: the seats after them still play once, and the game ends after the last seat's
+turn. So (scores, mover) says who still plays, and no other field is needed. Each turn is the
+compiled turn of `dalek_turn`, played for the mover's share of the win.
+
+Metrics, for seats 0..N-1: objective value (win alone = 1, a k-way tie for first = 1/k or the tie
+value given), then P(win alone), then P(tie for first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from solver.engine.cyclic import Terminal
+from solver.engine.local import Choices, TurnLocal
+from solver.errors import InputError
+from solver.games.dalek_turn import CompiledTurn
+
+DEFAULT_TARGET = 60
+VALUE, WIN, TIE = 0, 1, 2  # metric kinds
+
+Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
+
+
+@dataclass
+class DalekRace:
+    """The race as a cyclic game. `players_turns` may give a seat another local model (a fixed
+    policy, for duels); by default every seat plays the optimal turn for its own objective."""
+
+    turn: CompiledTurn
+    players: int = 2
+    target: int = DEFAULT_TARGET
+    tie_value: Fraction | None = None
+    seat_locals: dict[int, Choices | TurnLocal] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 6:
+            raise InputError(f"the race needs 2 to 6 players, not {self.players}")
+        if self.target < 1:
+            raise InputError(f"the target must be positive, not {self.target}")
+        if self.tie_value is not None and not 0 <= self.tie_value <= 1:
+            raise InputError(f"the tie value must lie between 0 and 1, not {self.tie_value}")
+        self.metrics = 3 * self.players
+        self._payoffs: dict[tuple[int, ...], Terminal] = {}
+
+    @cached_property
+    def optimal_turn(self) -> TurnLocal:
+        return TurnLocal(self.turn.graph, self.turn.root)
+
+    @cached_property
+    def possible(self) -> np.ndarray:
+        """The turn scores that can happen at all (others get no probability under any play)."""
+        return self.turn.graph.possible_results()
+
+    def start(self) -> Position:
+        return ((0,) * self.players, 0)
+
+    def objective(self, position: Hashable) -> int:
+        return VALUE * self.players + position[1]
+
+    def local(self, position: Hashable) -> Choices | TurnLocal:
+        return self.seat_locals.get(position[1], self.optimal_turn)
+
+    def progress(self, position: Hashable) -> int:
+        return sum(position[0])
+
+    def successors(self, position: Hashable) -> Sequence[Hashable | Terminal]:
+        scores, mover = position
+        last = mover == self.players - 1
+        result = []
+        for points, possible in enumerate(self.possible.tolist()):
+            if not possible:
+                result.append(self._impossible)
+                continue
+            after = (*scores[:mover], scores[mover] + points, *scores[mover + 1:])
+            if last and max(after) >= self.target:
+                result.append(self.payoff(after))
+            else:
+                result.append((after, 0 if last else mover + 1))
+        return result
+
+    @cached_property
+    def _impossible(self) -> Terminal:
+        """Where a score no turn can make leads: never reached, so its payoff is irrelevant."""
+        return Terminal((Fraction(0),) * self.metrics)
+
+    def payoff(self, scores: tuple[int, ...]) -> Terminal:
+        """The end of the game: the highest score wins; equal highest scores share the win."""
+        best = max(scores)
+        winners = tuple(seat for seat, s in enumerate(scores) if s == best)
+        if winners not in self._payoffs:
+            k = len(winners)
+            share = Fraction(1) if k == 1 else (
+                self.tie_value if self.tie_value is not None else Fraction(1, k))
+            values = [Fraction(0)] * self.metrics
+            for seat in winners:
+                values[VALUE * self.players + seat] = share
+                values[(WIN if k == 1 else TIE) * self.players + seat] = Fraction(1)
+            self._payoffs[winners] = Terminal(tuple(values))
+        return self._payoffs[winners]
+
+    def check_position(self, scores: tuple[int, ...], mover: int) -> Position:
+        """A position a user typed: right number of scores, a seat that still plays."""
+        if len(scores) != self.players:
+            raise InputError(f"{len(scores)} scores given for {self.players} players")
+        if any(s < 0 for s in scores):
+            raise InputError("scores cannot be negative")
+        if not 0 <= mover < self.players:
+            raise InputError(f"seat must be between 1 and {self.players}")
+        top = self.target + self.turn.graph.n_results - 1
+        if any(s >= top for s in scores):
+            raise InputError(f"no score can reach {top} or more before the game ends")
+        return (tuple(scores), mover)
+
+
+@dataclass
+class RaceValues:
+    """Every position's metrics under optimal play, from a solve or from the cache."""
+
+    race: DalekRace
+    index: dict[Position, int]
+    table: np.ndarray  # (positions, metrics)
+    exact: list[list[Fraction]] | None = None
+    residual: float = 0.0
+    iterations: int = 0
+    components: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    cached: bool = False
+
+    def row(self, position: Position) -> int:
+        row = self.index.get(position)
+        if row is None:
+            raise InputError(f"no game reaches scores {', '.join(map(str, position[0]))} with "
+                             f"seat {position[1] + 1} to move")
+        return row
+
+    def values(self, position: Position) -> np.ndarray:
+        return self.table[self.row(position)]
+
+    def utilities(self, position: Position) -> np.ndarray:
+        """The mover's objective value of each turn score from this position."""
+        metric = self.race.objective(position)
+        return np.array([float(s.values[metric]) if isinstance(s, Terminal)
+                         else self.table[self.row(s), metric]
+                         for s in self.race.successors(position)])
+
+    def exact_utilities(self, position: Position) -> list[Fraction]:
+        if self.exact is None:
+            raise ValueError("solved without exact values")
+        metric = self.race.objective(position)
+        return [s.values[metric] if isinstance(s, Terminal) else self.exact[self.row(s)][metric]
+                for s in self.race.successors(position)]
+
+
+def cache_key(race: DalekRace) -> dict:
+    rules = race.turn.rules
+    return {"game": "dalek_race", "faces": list(rules.die.faces),
+            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
+            "players": race.players, "target": race.target,
+            "tie_value": None if race.tie_value is None else str(race.tie_value)}
+
+
+def solve_race(race: DalekRace, *, exact: bool = False, progress=None,
+               use_cache: bool = True) -> RaceValues:
+    """Solve the race (float64, or exact rationals), reusing a cached float solve."""
+    from solver import cache
+    from solver.engine.cyclic import solve
+
+    key = cache_key(race)
+    if use_cache and not exact:
+        stored = cache.load(key)
+        if stored is not None:
+            index = {(tuple(row[:-1]), int(row[-1])): i
+                     for i, row in enumerate(stored["positions"].tolist())}
+            return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
+                              iterations=int(stored["iterations"]),
+                              components=int(stored["components"]), cached=True)
+    solution = solve(race, race.start(), exact=exact, progress=progress)
+    graph = solution.graph
+    values = RaceValues(race, graph.index, solution.table[:graph.size],
+                        None if solution.exact is None else solution.exact[:graph.size],
+                        solution.residual, solution.iterations, solution.components,
+                        solution.seconds)
+    if use_cache:
+        positions = np.array([[*scores, mover] for scores, mover in graph.positions],
+                             dtype=np.int64)
+        cache.store(key, {"positions": positions, "table": values.table,
+                          "residual": np.array(solution.residual),
+                          "iterations": np.array(solution.iterations),
+                          "components": np.array(solution.components)})
+    return values
