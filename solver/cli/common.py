@@ -42,3 +42,27 @@ def fail(message: str) -> None:
     """The one line a user sees for bad input, then exit status 2."""
     click.echo(f"dice-solver: error: {message}", err=True)
     sys.exit(2)
+
+
+class Progress:
+    """A progress bar on stderr for long solves: only on a terminal, and never with --quiet."""
+
+    def __init__(self, label: str, quiet: bool) -> None:
+        self.label = label
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import emit, table
+from solver.cli.common import FractionType, Progress, emit, table
+from solver.errors import InputError
 from solver.games import dalek_report
 from solver.games.dalek_dice import DEFAULT_DICE, DEFAULT_FACES, TIE_RULES, parse_roll, parse_rules
+from solver.games.dalek_race import DEFAULT_TARGET, DalekRace, solve_race
 from solver.games.dalek_turn import TurnState, check_position, compile_turn
 
 
@@ -28,7 +30,34 @@ def rules_options(command):
     return command
 
 
+def race_options(command):
+    """The race: players, target, what a tie is worth, and how to solve it."""
+    for option in reversed([
+        click.option("--players", type=int, default=None,
+                     help="Number of players (default 2, or as many as --scores gives)."),
+        click.option("--target", type=int, default=DEFAULT_TARGET, show_default=True),
+        click.option("--tie-value", type=FractionType(), default=None,
+                     help="What a tie for first is worth to each tied seat (default 1/k)."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--no-cache", is_flag=True, help="Solve again instead of reading the cache."),
+    ]):
+        command = option(command)
+    return command
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+
+
+def _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, quiet, no_cache):
+    """Build and solve the race (from the cache when possible)."""
+    players = 2 if players is None else players
+    race = DalekRace(compile_turn(parse_rules(faces, die_file, dice, tie_rule)), players, target,
+                     tie_value)
+    progress = Progress(f"solving {players}-player race to {target}", quiet)
+    try:
+        return solve_race(race, exact=exact, progress=progress, use_cache=not no_cache)
+    finally:
+        progress.close()
 
 
 @click.group()
@@ -59,6 +88,31 @@ def turn(faces, die_file, dice, tie_rule, exact, distribution, as_json) -> None:
     emit(summary, "\n".join(lines), as_json)
 
 
+@dalek.command()
+@rules_options
+@race_options
+@click.option("--exact", is_flag=True, help="Exact rationals (small targets and few dice only).")
+@json_option
+def game(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_cache, exact,
+         as_json) -> None:
+    """Each seat's chance to win the race under optimal play."""
+    values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, quiet,
+                   no_cache)
+    summary = dalek_report.game_summary(values)
+    rows = [(s["seat"], f"{s['p_win']:.10f}", f"{s['p_tie']:.10f}", f"{s['value']:.10f}")
+            for s in summary["seats"]]
+    lines = [f"Dalek Dice race to {target}, {summary['players']} players ({dice} dice: "
+             f"{' '.join(summary['faces'])}; tie rule {tie_rule}; a tie is worth "
+             f"{summary['tie_value']}), optimal play",
+             table(["seat", "P(win alone)", "P(tie)", "value"], rows)]
+    if exact:
+        lines += [f"seat {s['seat']} value exactly {s['value_exact']}" for s in summary["seats"]]
+    timing = "read from the cache" if values.cached else f"{values.seconds['total']:.1f} s"
+    lines.append(f"{summary['positions']} positions, {summary['components']} components, "
+                 f"residual {summary['residual']:.2e}, {timing}")
+    emit(summary, "\n".join(lines), as_json)
+
+
 @dalek.command("best-move")
 @rules_options
 @click.option("--roll", "roll_text", required=True, help='The roll just made, e.g. "H4 H2 D3 DOC".')
@@ -66,27 +120,55 @@ def turn(faces, die_file, dice, tie_rule, exact, distribution, as_json) -> None:
 @click.option("--daleks", type=int, default=0, help="Daleks kept before this roll.")
 @click.option("--doctors", type=int, default=0, help="Doctors kept before this roll.")
 @click.option("--exterminates", type=int, default=0, help="Exterminates kept before this roll.")
+@click.option("--scores", default=None,
+              help="Every player's score in seat order (e.g. 12,40): value moves by win share.")
+@click.option("--seat", type=int, default=1, show_default=True,
+              help="The mover's seat (1 = first).")
+@race_options
 @click.option("--exact", is_flag=True, help="Also give exact rational values.")
 @json_option
 def best_move(faces, die_file, dice, tie_rule, roll_text, humans, daleks, doctors, exterminates,
-              exact, as_json) -> None:
-    """Every legal keep for a roll, with its expected points and regret, best first."""
+              scores, seat, players, target, tie_value, quiet, no_cache, exact, as_json) -> None:
+    """Every legal keep for a roll, with its value and regret, best first.
+
+    Without --scores the value is expected points for this turn; with --scores it is the
+    mover's share of the win in the race (a final-round position is one where a score has
+    reached the target)."""
     rules = parse_rules(faces, die_file, dice, tie_rule)
     rolled = parse_roll(rules, roll_text)
     state = TurnState(sum(rolled), humans, daleks, doctors, exterminates)
     check_position(rules, state)
-    report = dalek_report.best_move(compile_turn(rules), state, rolled, exact)
+    if scores is None:
+        report = dalek_report.best_move(compile_turn(rules), state, rolled, exact)
+        unit = "expected points"
+    else:
+        numbers = _scores(scores)
+        values = _race(faces, die_file, dice, tie_rule, players or len(numbers), target,
+                       tie_value, exact, quiet, no_cache)
+        position = values.race.check_position(numbers, seat - 1)
+        report = dalek_report.race_best_move(values, position, state, rolled, exact)
+        unit = f"P(win) for seat {seat}"
     lines = [f"Position: rolled {report['roll']}; before it: {state}",
              f"set aside: {report['set_aside']}"]
+    if scores is not None:
+        lines.insert(0, f"Race to {target}: scores {scores}, seat {seat} to move")
     if report["doctor_intervenes"]:
         lines.append("The Doctor intervenes: the turn is over with 0 points.")
     else:
-        lines.append(f"value (expected points): {report['value']:.12f}")
+        lines.append(f"value ({unit}): {report['value']:.12f}")
         rows = [(o["keep"], o["action"], f"{o['value']:.12f}", f"{o['regret']:.12f}")
                 + ((o["value_exact"],) if exact else ()) for o in report["options"]]
-        headers = ["keep", "then", "expected points", "regret"] + (["exact"] if exact else [])
+        headers = ["keep", "then", unit, "regret"] + (["exact"] if exact else [])
         lines += ["", table(headers, rows)]
     emit(report, "\n".join(lines), as_json)
+
+
+def _scores(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(s) for s in text.replace(" ", "").split(","))
+    except ValueError:
+        raise InputError(f"--scores takes whole numbers separated by commas, not {text!r}") \
+            from None
 
 
 @dalek.command("table")
@@ -102,4 +184,3 @@ def table_command(faces, die_file, dice, tie_rule, out) -> None:
     click.echo(f"wrote {out}: {summary['states']} states, {summary['rolls']} (state, roll) "
                f"pairs; expected points {summary['expected_points']}")
     click.echo(f"manifest: {manifest}")
-

@@ -10,6 +10,7 @@ import numpy as np
 
 from solver.formatting import exact_text
 from solver.games.dalek_dice import TurnState, format_faces
+from solver.games.dalek_race import TIE, VALUE, WIN, RaceValues
 from solver.games.dalek_turn import (
     END,
     ROLL,
@@ -132,3 +133,39 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
                   "faces": dict(zip(rules.die.faces, rules.die.weights)),
                   "tie_rule": rules.tie_rule}
     return write_manifest(out, files, command, parameters, summary), summary
+
+
+def game_summary(values: RaceValues) -> dict:
+    """Each seat's chances at the start of the game under optimal play."""
+    race = values.race
+    start = race.start()
+    row = values.values(start)
+    n = race.players
+    seats = []
+    for seat in range(n):
+        entry = {"seat": seat + 1, "p_win": float(row[WIN * n + seat]),
+                 "p_tie": float(row[TIE * n + seat]), "value": float(row[VALUE * n + seat])}
+        if values.exact is not None:
+            exact = values.exact[values.row(start)]
+            entry.update({"p_win_exact": exact_text(exact[WIN * n + seat]),
+                          "p_tie_exact": exact_text(exact[TIE * n + seat]),
+                          "value_exact": exact_text(exact[VALUE * n + seat])})
+        seats.append(entry)
+    return {"players": n, "target": race.target,
+            "tie_value": "1/k" if race.tie_value is None else exact_text(race.tie_value),
+            "dice": race.turn.rules.dice, "faces": list(race.turn.rules.die.faces),
+            "tie_rule": race.turn.rules.tie_rule, "seats": seats,
+            "residual": values.residual, "positions": len(values.index),
+            "components": values.components, "iterations": values.iterations,
+            "cached": values.cached, "seconds": values.seconds}
+
+
+def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple[int, ...],
+                   exact: bool) -> dict:
+    """The options for a roll in a game position, valued by the mover's share of the win."""
+    report = best_move_for(values.race.turn, state, rolled, values.utilities(position),
+                           values.exact_utilities(position) if exact else None)
+    report["scores"] = list(position[0])
+    report["seat"] = position[1] + 1
+    report["objective"] = "win share"
+    return report
