@@ -116,8 +116,8 @@ class Rules:
 def set_aside(doctors, exterminates, doctors_rolled, exterminates_rolled):
     """Rule 3: if any Doctor shows, exactly one is kept; likewise one Exterminate. Returns the
     kept Doctors and Exterminates and how many dice this set aside (extras are rolled again)."""
-    new_doctor = doctors_rolled > 0
-    new_exterminate = exterminates_rolled > 0
+    new_doctor = (doctors_rolled > 0) * 1  # * 1: integers, so two set-asides add up to 2
+    new_exterminate = (exterminates_rolled > 0) * 1
     return doctors + new_doctor, exterminates + new_exterminate, new_doctor + new_exterminate
 
 
