@@ -84,11 +84,17 @@ class Table:
         buckets[-1] += surplus
         return buckets
 
-    def name(self, g: int, counts: tuple[int, ...]) -> list[str]:
-        """Real dice of group g for counts over its reduced faces, as "colour:Face"."""
-        colour = self.game.colours[self.groups[g].colour]
-        return [f"{colour}:{face}" for bucket, n in zip(self.dice(g), counts)
-                for face in bucket[:n]]
+    def name_rerolled(self, g: int, counts: tuple[int, ...]) -> list[str]:
+        """Real dice of group g, as "colour:Face", for counts over its reduced faces where a
+        needed symbol means any die showing it and blank a die showing an unneeded face."""
+        group = self.groups[g]
+        colour = self.game.colours[group.colour]
+        blank = [f for f, n in zip(self.game.dice[group.colour].faces,
+                                   self.showing[group.doctor][group.colour]) for _ in range(n)
+                 if self.game.symbols.index(f) not in group.die.symbols]
+        names = [self.game.symbols[s] for s, n in zip(group.die.symbols[:-1], counts)
+                 for _ in range(n)]
+        return [f"{colour}:{face}" for face in names + blank[:counts[-1]]]
 
 
 def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], ...],
@@ -100,12 +106,11 @@ def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], 
     state = solver.position(showing)
     table = Table(adventure.game, solver.groups, showing)
     changes = stop_changes(solver, table, state)
-    options = [s.options(state) for s in solvers]
+    options = [s.options(showing) for s in solvers]
     rows = []
     for index, option in enumerate(options[0]):
         row = {"action": _action(option), "tool": _tool(adventure.game, option),
-               "dice": changes if option.action is None else _rerolled(solver, table, state,
-                                                                        option),
+               "dice": changes if option.action is None else _rerolled(solver, table, option),
                "p_success": option.value}
         if exact:
             row["p_success_exact"] = options[1][index].value
@@ -164,16 +169,14 @@ def _tool(game: Game, option: Option) -> str:
     return action.icon[1].text(game) + owner
 
 
-def _rerolled(solver: Solver, table: Table, state: tuple[int, ...], option: Option) -> list[str]:
+def _rerolled(solver: Solver, table: Table, option: Option) -> list[str]:
     """The dice a re-roll option throws again."""
     action = option.action
     if action.kind == DISCARD:
         others = sum(solver.dice(solver.start, g) for g, group in enumerate(solver.groups)
                      if group.doctor == action.doctor) - 1
         return [f"the other {others} dice"]
-    keeps = solver.keeps(solver.start, action.group)
-    now, kept = keeps.vectors[state[action.group]], keeps.vectors[option.keep]
-    return table.name(action.group, tuple(a - b for a, b in zip(now, kept)))
+    return table.name_rerolled(action.group, option.rerolled)
 
 
 # ---- building the pool ------------------------------------------------------------------------

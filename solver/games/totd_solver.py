@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import product
 from math import lcm
 
 import numpy as np
@@ -28,9 +29,9 @@ from solver.errors import InputError
 from solver.games.time_of_the_daleks import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
 from solver.games.totd_changes import change_networks, success_grid
 from solver.games.totd_keeps import (
+    RANGES,
     Group,
     Keeps,
-    choices,
     keeps_for,
     padded_choices,
     reduce_die,
@@ -91,12 +92,12 @@ class Numbers:
 
 @dataclass(frozen=True)
 class Option:
-    """A move from a position (None: stop) and its value; `keep` is the keep index of the
-    action's group (the dice left as they are) for re-rolls."""
+    """A move from a position (None: stop) and its value; for a re-roll, how many of the
+    group's dice showing each reduced face it throws again."""
 
     action: Action | None
-    keep: int | None
-    value: object
+    rerolled: tuple[int, ...] | None
+    value: float | Fraction
 
 
 Values = tuple[np.ndarray, int]
@@ -246,33 +247,42 @@ class Solver:
         values, den = self.roll_all(values, den, self.start, list(range(len(self.groups))))
         return self.numbers.number(values.reshape(-1)[0], den)
 
-    def position(self, showing: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[int, ...]:
-        """The state of every group for dice showing these faces: showing[d][c] counts Doctor
-        d's dice of colour c per face of that colour's die."""
+    def reduced(self, showing: tuple[tuple[tuple[int, ...], ...], ...]
+                ) -> tuple[tuple[int, ...], ...]:
+        """Per group, how many dice show each reduced face (surplus not yet made blank), for
+        dice showing these faces: showing[d][c] counts Doctor d's dice of colour c per face of
+        that colour's die."""
         game = self.adventure.game
-        state = []
+        found = []
         for g, group in enumerate(self.groups):
             die = game.dice[group.colour]
             reduced = [0] * len(group.die.symbols)
             for face, count in zip(die.faces, showing[group.doctor][group.colour]):
                 symbol = game.symbols.index(face)
-                where = group.die.symbols.index(symbol) if symbol in group.die.symbols else -1
-                reduced[where] += count
-            keeps = self.keeps(self.start, g)
-            if sum(reduced) != keeps.n:
+                reduced[group.die.symbols.index(symbol) if symbol in group.die.symbols
+                        else -1] += count
+            if sum(reduced) != self.dice(self.start, g):
                 raise InputError(f"{sum(reduced)} {die.name} dice showing, but the pool has "
-                                 f"{keeps.n}")
-            state.append(keeps.canonical(tuple(reduced)))
-        return tuple(state)
+                                 f"{self.dice(self.start, g)}")
+            found.append(tuple(reduced))
+        return tuple(found)
+
+    def position(self, showing: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[int, ...]:
+        """The state of every group for dice showing these faces (see `reduced`)."""
+        return tuple(self.keeps(self.start, g).canonical(counts)
+                     for g, counts in enumerate(self.reduced(showing)))
 
     def value_at(self, state: tuple[int, ...]):
         """The value of a position (a `position`) with the tools of the Adventure in hand."""
         values, den = self.value(self.start)
         return self.numbers.number(values[state], den)
 
-    def options(self, state: tuple[int, ...]) -> list[Option]:
-        """Every move from a position with the Adventure's tools in hand, and its value: stop,
-        then each action with each choice of dice it allows."""
+    def options(self, showing: tuple[tuple[tuple[int, ...], ...], ...]) -> list[Option]:
+        """Every move from the dice showing, with the Adventure's tools in hand, and its value:
+        stop, then each action with each choice of dice, one per distinct result (re-rolling
+        either of two dice showing the same face is one choice)."""
+        counts = self.reduced(showing)
+        state = self.position(showing)
         stop = self.stop(self.start)
         found = [Option(None, None, self.numbers.number(stop[state], 1))]
         for action in self.actions(self.start):
@@ -285,8 +295,15 @@ class Solver:
             table, den = self.after_keeping(action)
             rest = state[:action.group] + state[action.group + 1:]
             keeps = self.keeps(self.start, action.group)
-            found += [Option(action, keep, self.numbers.number(table[(keep, *rest)], den))
-                      for keep in choices(keeps, *action.choice)[state[action.group]]]
+            showing_here = counts[action.group]
+            sizes = RANGES[action.choice[0]](keeps.n, action.choice[1])
+            seen = set()
+            for rerolled in sorted(product(*(range(c + 1) for c in showing_here)), key=sum):
+                keep = keeps.canonical(tuple(a - b for a, b in zip(showing_here, rerolled)))
+                if sum(rerolled) in sizes and keep not in seen:
+                    seen.add(keep)
+                    found.append(Option(action, rerolled,
+                                        self.numbers.number(table[(keep, *rest)], den)))
         return found
 
     def states(self) -> int:
