@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from solver.cli.common import emit, table
-from solver.errors import InputError
 from solver.games import totd_report
 from solver.games.time_of_the_daleks import (
     Adventure,
@@ -102,11 +101,18 @@ def best_move(need, dice_file, printed_faces, showing, sonic, rerolls, changes, 
     report = totd_report.best_move(adventure, (counts,), exact)
     lines = [f"Challenge {report['need']}; showing {' '.join(report['showing'])}",
              f"tools left: {report['doctors'][0]['tools']}", *_probability_lines(report, exact)]
-    rows = [(i + 1, o["action"], o["tool"], " ".join(o["dice"]) if o["dice"] is not None
-             else "(Challenge not met)", f"{o['p_success']:.12f}", f"{o['regret']:.12f}")
-            + ((o["p_success_exact"],) if exact else ()) for i, o in enumerate(report["options"])]
+    rows = [(i + 1, o["action"], o["tool"], _dice_text(o["dice"]), f"{o['p_success']:.12f}",
+             f"{o['regret']:.12f}") + ((o["p_success_exact"],) if exact else ())
+            for i, o in enumerate(report["options"])]
     headers = ["#", "action", "tool", "dice", "P(met)", "regret"] + (["exact"] if exact else [])
     emit(report, "\n".join([*lines, "", table(headers, rows)]), as_json)
+
+
+def _dice_text(dice: list[str] | None) -> str:
+    """The dice of an option; for stopping, the changes to make (or why it fails)."""
+    if dice is None:
+        return "(Challenge not met)"
+    return " ".join(dice) or "(met as shown)"
 
 
 @totd.command()
@@ -160,13 +166,9 @@ def help_command(need, dice_file, printed_faces, me, helper, shared, time_breach
                  call_with_sonic, exact, as_json) -> None:
     """P(Challenge met) alone, with help from afar and with help at the location."""
     game = load_game(dice_file)
-    if daleks < 0:
-        raise InputError(f"the number of Daleks cannot be negative ({daleks})")
     helped = parse_doctor(game, me, needs_pool=True)
     helping = parse_doctor(game, helper, needs_pool=False).tools
     any_adventure = parse_doctor(game, shared, needs_pool=False).tools
-    if any_adventure.sonic:
-        raise InputError("Sonic Charge tokens belong to a Doctor, not to an Any Adventure card")
     adventure = Adventure(game, parse_challenge(game, need), (helped,), any_adventure,
                           printed_faces)
     report = totd_report.call_for_help(adventure, helping, time_breach, daleks, call_with_sonic,

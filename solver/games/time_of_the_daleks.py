@@ -232,7 +232,9 @@ def parse_pool(game: Game, text: str) -> Pool:
 
 
 def check_pool_size(game: Game, pool: Pool, limit: int = POOL_LIMIT) -> Pool:
-    """Reading 3: a pool holds at most `limit` dice (and no more than the supply)."""
+    """Reading 3: a pool holds 1 to `limit` dice (and no more than the supply)."""
+    if not any(pool):
+        raise InputError("the pool has no dice")
     if sum(pool) > limit:
         raise InputError(f"a dice pool holds at most {limit} dice, not {sum(pool)} "
                          f"(use `totd build` to choose which to discard)")
@@ -315,6 +317,10 @@ def parse_doctor(game: Game, text: str, *, needs_pool: bool) -> Doctor:
             changes.append(parse_change(game, rest))
         elif "=" in part and needs_pool and not has_pool:
             pool, has_pool = parse_pool(game, part.removeprefix("pool ")), True
+        elif "=" in part and not needs_pool:
+            raise InputError(f"cannot read {part!r}: the helper's dice come from the helped "
+                             f"Doctor's pool (give only tools: \"sonic N; reroll ...; change "
+                             f"...\")")
         else:
             expected = "a pool (black=4 blue=2), " if needs_pool and not has_pool else ""
             raise InputError(f"cannot read {part!r}: expected {expected}\"sonic N\", "

@@ -49,14 +49,18 @@ def check_supply(game: Game, pool: Pool) -> None:
             raise InputError(f"{n} {game.colours[colour]} dice, but the supply has only {supply}")
 
 
+def check_daleks(daleks: int) -> None:
+    if daleks < 0:
+        raise InputError(f"the number of Daleks cannot be negative ({daleks})")
+
+
 def builds(game: Game, added: Pool, focuses: tuple[tuple[int, ...], ...],
            daleks: int) -> list[Built]:
     """Every distinct pool to roll (reading 3): each Focus icon used or not (a split icon for
     either colour), then discards down to eight and one more per Dalek. Each pool comes with
     the first way found to build it (fewest swaps first)."""
     check_supply(game, added)
-    if daleks < 0:
-        raise InputError(f"the number of Daleks cannot be negative ({daleks})")
+    check_daleks(daleks)
     seen: dict[Pool, Built] = {}
     choices = sorted(product(*((None, *colours) for colours in focuses)),
                      key=lambda picks: sum(c is not None for c in picks))
@@ -82,6 +86,7 @@ def splits(pool: Pool, helped_limit: int, helper_limit: int,
            daleks: int) -> list[tuple[Pool, Pool]]:
     """Every (helped Doctor's dice, helper's dice) from one pool (reading 6): at most the two
     limits, the Daleks' dice removed, as many dice as possible kept."""
+    check_daleks(daleks)
     total = max(0, min(sum(pool), helped_limit + helper_limit) - daleks)
     found = []
     for helper_size in range(min(helper_limit, total) + 1):

@@ -1,0 +1,149 @@
+"""`dice-solver totd ...`: bad input is one line and exit 2; JSON carries what the issue asks;
+the commands agree with each other and with the solver; output is the same bit for bit."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from solver.cli import main
+from solver.games.time_of_the_daleks import (
+    Adventure,
+    Doctor,
+    load_game,
+    make_tools,
+    parse_challenge,
+    parse_pool,
+)
+from solver.games.totd_solver import Solver
+
+GAME = load_game()
+NEED = "Science x2, Cunning, Tactics"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(["totd", *args])
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def run_json(capsys, *args: str) -> dict:
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+BAD = [
+    ("chance", "--need", "Scince", "--pool", "black=2"),
+    ("chance", "--need", "Science", "--pool", "purple=2"),
+    ("chance", "--need", "Science", "--pool", "black=9"),
+    ("chance", "--need", "Science", "--pool", "blue=4"),
+    ("chance", "--need", "Science", "--pool", ""),
+    ("chance", "--need", "Science", "--pool", "black"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--sonic", "6"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--sonic", "-1"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--sonic", "two"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--reroll", "two black"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--reroll", "0 black"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--reroll", "some pink"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--change", "green"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--change", "green:Magic"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--printed-faces", "--change",
+     "green:Science"),
+    ("chance", "--need", "Science x0", "--pool", "black=2"),
+    ("chance", "--need", "", "--pool", "black=2"),
+    ("chance", "--need", "Science", "--pool", "black=2", "--dice-file", "/nonexistent.json"),
+    ("best-move", "--need", "Science", "--showing", "black:Magic"),
+    ("best-move", "--need", "Science", "--showing", "green:Science"),
+    ("best-move", "--need", "Science", "--showing", "black"),
+    ("best-move", "--need", "Science", "--showing", "black:Science " * 9),
+    ("build", "--need", "Science", "--add", "black=9"),
+    ("build", "--need", "Science", "--add", "black=6", "--focus", "black"),
+    ("build", "--need", "Science", "--add", "black=6", "--focus", "pink"),
+    ("build", "--need", "Science", "--add", "black=6", "--daleks", "-1"),
+    ("help", "--need", "Science", "--me", "sonic 2"),
+    ("help", "--need", "Science", "--me", "black=4; sonic x"),
+    ("help", "--need", "Science", "--me", "black=4; sonic 7"),
+    ("help", "--need", "Science", "--me", "black=4", "--helper", "black=2"),
+    ("help", "--need", "Science", "--me", "black=4", "--any-adventure", "sonic 2"),
+    ("help", "--need", "Science", "--me", "black=4", "--call-with-sonic"),
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=[" ".join(a) for a in BAD])
+def test_bad_input_is_one_line_and_exit_2(capsys, args: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("dice-solver: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+def test_chance_json_and_exact_agree_with_the_solver(capsys) -> None:
+    args = ("chance", "--need", NEED, "--pool", "black=6 blue=2", "--sonic", "3", "--reroll",
+            "2 black", "--reroll", "any blue", "--change", "green:Diplomacy", "--exact")
+    report = run_json(capsys, *args)
+    adventure = Adventure(GAME, parse_challenge(GAME, NEED), (Doctor(
+        parse_pool(GAME, "black=6 blue=2"),
+        make_tools(GAME, 3, ("2 black", "any blue"), ("green:Diplomacy",))),))
+    exact = Solver(adventure, exact=True).p_success()
+    assert Fraction(report["p_success_exact"]) == exact
+    assert report["p_success"] == pytest.approx(float(exact), rel=1e-12)
+    assert 0 < report["p_first_roll"] < report["p_success"] < 1
+
+
+def test_same_command_same_output(capsys) -> None:
+    args = ("best-move", "--need", NEED, "--showing", "black:Science black:Cunning blue:Science "
+            "black:Running black:Strength", "--sonic", "2", "--reroll", "2 black")
+    first, second = run(capsys, *args), run(capsys, *args)
+    assert first == second and first[0] == 0
+
+
+def test_best_move_is_sorted_with_regrets(capsys) -> None:
+    report = run_json(capsys, "best-move", "--need", NEED, "--showing",
+                      "black:Science black:Cunning black:Running black:Strength blue:Diplomacy",
+                      "--sonic", "2", "--reroll", "2 black", "--reroll", "all blue", "--exact")
+    options = report["options"]
+    values = [Fraction(o["p_success_exact"]) for o in options]
+    assert values == sorted(values, reverse=True)
+    assert [Fraction(o["regret_exact"]) for o in options] == [values[0] - v for v in values]
+    assert {o["action"] for o in options} == {"stop", "re-roll icon", "Sonic re-roll",
+                                              "discard a Black die"}
+    assert Fraction(report["p_success_exact"]) == values[0]
+
+
+def test_build_best_pool_is_worth_what_chance_says(capsys) -> None:
+    report = run_json(capsys, "build", "--need", NEED, "--add", "black=6 blue=1", "--focus",
+                      "blue", "--focus", "green/blue", "--daleks", "1", "--sonic", "2")
+    best = report["best"]
+    chance = run_json(capsys, "chance", "--need", NEED, "--pool", best["pool"], "--sonic", "2")
+    assert best["p_success"] == chance["p_success"]
+    assert all(o["p_success"] <= best["p_success"] for o in report["options"])
+    assert sum(int(n.split("=")[1]) for n in best["pool"].split()) == 6  # 7 dice, one Dalek
+
+
+def test_help_alone_is_the_chance_of_the_pool(capsys) -> None:
+    report = run_json(capsys, "help", "--need", NEED, "--me", "black=5 blue=2 red=1; sonic 3; "
+                      "reroll 2 black", "--helper", "sonic 2; reroll any red")
+    alone, afar, location = report["scenarios"]
+    chance = run_json(capsys, "chance", "--need", NEED, "--pool", "black=5 blue=2 red=1",
+                      "--sonic", "3", "--reroll", "2 black")
+    assert alone["p_success"] == chance["p_success"]
+    assert (afar["scenario"], location["scenario"]) == ("help from afar", "help at the location")
+    assert sum(int(n.split("=")[1]) for n in location["helper_pool"].split()) == 3
+
+
+def test_tables_are_up_to_date(capsys, tmp_path: Path) -> None:
+    """Regenerating the committed table gives the same bytes (the manifest's SHA-256)."""
+    committed = Path(__file__).parent.parent / "tables" / "time_of_the_daleks"
+    code, _, err = run(capsys, "table", "--out", str(tmp_path))
+    assert code == 0, err
+    ours = json.loads((tmp_path / "manifest.json").read_text())
+    theirs = json.loads((committed / "manifest.json").read_text())
+    assert ours["files"] == theirs["files"]
+    rows = json.loads((tmp_path / "p_success.json").read_text())["rows"]
+    assert len(rows) == 8 * 10 * 6
