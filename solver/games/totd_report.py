@@ -179,31 +179,42 @@ def _rerolled(solver: Solver, table: Table, option: Option) -> list[str]:
     return table.name_rerolled(action.group, option.rerolled)
 
 
-# ---- building the pool ------------------------------------------------------------------------
+# ---- choosing among pools --------------------------------------------------------------------
+NEAR = 1e-9  # floats closer than this may be in the wrong order: exact values decide
+
+
+def rank(candidates: list[Adventure], exact: bool, top: int) -> list[tuple[int, float, object]]:
+    """The `top` best candidates as (index, P float, P exact or None), best first. Floats rank
+    them all; with `exact`, every candidate within NEAR of the best float is solved exactly too,
+    so the first is the exact best."""
+    floats = [Solver(c).p_success() for c in candidates]
+    order = sorted(range(len(candidates)), key=lambda i: -floats[i])
+    if not exact:
+        return [(i, floats[i], None) for i in order[:top]]
+    chosen = [i for i in order if floats[i] >= floats[order[0]] - NEAR]
+    chosen += [i for i in order[:top] if i not in chosen]
+    exacts = {i: Solver(candidates[i], exact=True).p_success() for i in chosen}
+    chosen.sort(key=lambda i: -exacts[i])
+    return [(i, floats[i], exacts[i]) for i in chosen[:top]]
+
+
+def _with_exact(row: dict, value) -> dict:
+    return row | ({"p_success_exact": exact_text(value)} if value is not None else {})
+
+
 def build(game: Game, need: tuple[int, ...], added: Pool, focuses: tuple[tuple[int, ...], ...],
           daleks: int, tools: Tools, printed: bool, exact: bool, top: int) -> dict:
     """Every pool the Focus icons and discards allow, ranked by P(Challenge met)."""
-    ranked = []
-    for built in builds(game, added, focuses, daleks):
-        adventure = Adventure(game, need, (Doctor(built.pool, tools),), printed_faces=printed)
-        ranked.append((Solver(adventure).p_success(), built))
-    ranked.sort(key=lambda item: -item[0])
-    rows = []
-    for p, built in ranked[:top]:
-        row = {"pool": pool_text(game, built.pool),
-               "swaps": [f"black->{game.colours[c]}" for c in built.swaps],
-               "discard": pool_text(game, built.discarded), "p_success": p}
-        if exact:
-            adventure = Adventure(game, need, (Doctor(built.pool, tools),), printed_faces=printed)
-            row["p_success_exact"] = Solver(adventure, exact=True).p_success()
-        rows.append(row)
-    if exact:
-        rows.sort(key=lambda r: -r["p_success_exact"])
-        for row in rows:
-            row["p_success_exact"] = exact_text(row["p_success_exact"])
+    found = builds(game, added, focuses, daleks)
+    candidates = [Adventure(game, need, (Doctor(b.pool, tools),), printed_faces=printed)
+                  for b in found]
+    rows = [_with_exact({"pool": pool_text(game, found[i].pool),
+                         "swaps": [f"black->{game.colours[c]}" for c in found[i].swaps],
+                         "discard": pool_text(game, found[i].discarded), "p_success": p}, e)
+            for i, p, e in rank(candidates, exact, top)]
     return {"need": need_text(game, need), "added": pool_text(game, added),
             "focus": ["/".join(game.colours[c] for c in f) for f in focuses], "daleks": daleks,
-            "tools": tools.text(game), "pools_compared": len(ranked), "best": rows[0],
+            "tools": tools.text(game), "pools_compared": len(found), "best": rows[0],
             "options": rows}
 
 
@@ -228,21 +239,15 @@ def call_for_help(adventure: Adventure, helper: Tools, time_breach: bool, daleks
             if not tools.sonic:
                 raise InputError("--call-with-sonic: the helped Doctor has no Sonic token to pay")
             tools = replace(tools, sonic=tools.sonic - 1)
-        best = None
         ways = splits(me.pool, helped_limit, helper_limit, daleks)
-        for helped, helps in ways:
-            doctors = (Doctor(helped, tools),) + ((Doctor(helps, helper),) if helper_limit else ())
-            candidate = adventure.with_doctors(doctors)
-            p = Solver(candidate).p_success()
-            if best is None or p > best[0]:
-                best = (p, candidate, helped, helps)
-        p, candidate, helped, helps = best
-        row = {"scenario": name, "helped_pool": pool_text(adventure.game, helped),
-               "helper_pool": pool_text(adventure.game, helps) if helper_limit else "-",
-               "p_success": p, "splits_compared": len(ways)}
-        if exact:
-            row["p_success_exact"] = exact_text(Solver(candidate, exact=True).p_success())
-        results.append(row)
+        candidates = [adventure.with_doctors((Doctor(helped, tools),) + (
+            (Doctor(helps, helper),) if helper_limit else ())) for helped, helps in ways]
+        [(best, p, e)] = rank(candidates, exact, 1)
+        helped, helps = ways[best]
+        results.append(_with_exact({
+            "scenario": name, "helped_pool": pool_text(adventure.game, helped),
+            "helper_pool": pool_text(adventure.game, helps) if helper_limit else "-",
+            "p_success": p, "splits_compared": len(ways)}, e))
     return describe(adventure) | {"helper_tools": helper.text(adventure.game),
                                   "time_breach": time_breach, "daleks": daleks,
                                   "scenarios": results}
