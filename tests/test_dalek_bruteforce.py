@@ -10,19 +10,19 @@ Fractions memoised on the brute force's own state tuple. The solver side only le
 Compared: the expected points of a fresh turn, the set of reachable states, the value of every
 state before a roll (and of stop-or-roll after keeping), the value of every (state, roll), the
 full table of options (keep, then, exact value) of every (state, roll), and `best_move` reports.
+Two solver bugs this comparison found are pinned by regression tests at the end.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement, product
 
 import numpy as np
 import pytest
-from conftest import BEST_MOVE_EXACT_BUG, SET_ASIDE_BUG, KnownBugs
 
 from solver.games import dalek_report
 from solver.games.dalek_dice import Rules, TurnState, format_faces, parse_roll, parse_rules
@@ -170,15 +170,6 @@ def counts_of(rules: Rules, outcome: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(outcome.count(face) for face in rules.die.faces)
 
 
-def cached_solver(solution: PointsSolution) -> Callable[..., PointsSolution]:
-    """A stand-in for `solve_points` that returns an existing solution of the same turn, so
-    `best_move` (which solves afresh on every call) can be asked many positions quickly."""
-    def solve(turn: CompiledTurn, exact: bool = False) -> PointsSolution:
-        assert turn is solution.turn and (solution.exact is not None or not exact)
-        return solution
-    return solve
-
-
 DEFAULT = "H4 H2 D3 D2 DOC EXT"
 DIES = {
     "default": DEFAULT,
@@ -187,8 +178,9 @@ DIES = {
     "no-doctor": "H5 H2 D3 D2 EXT:2",  # no Doctor face at all; heavy Exterminate
     "no-exterminate": "H2 D2 D1 DOC",  # no Exterminate face
 }
-CONFIGS = [(die, dice, tie) for die in DIES for tie in ("ge", "gt") for dice in (1, 2, 3, 4)
-           if die == "default" or dice in (1, 3, 4)]
+Config = tuple[str, int, str]  # die name, dice, tie rule
+CONFIGS: list[Config] = [(die, dice, tie) for die in DIES for tie in ("ge", "gt")
+                         for dice in (1, 2, 3, 4) if die == "default" or dice in (1, 3, 4)]
 
 
 @cache
@@ -201,41 +193,8 @@ def solved(die: str, dice: int, tie: str) -> tuple[Rules, CompiledTurn, PointsSo
     return rules, turn, solve_points(turn, exact=True), brute
 
 
-def config_id(config: tuple[str, int, str]) -> str:
+def config_id(config: Config) -> str:
     return "{}-{}dice-{}".format(*config)
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_fresh_turn_value(config: tuple[str, int, str], known_bugs: KnownBugs) -> None:
-    """Expected points of a fresh turn: solver (exact) == brute force, as Fractions."""
-    rules, turn, solution, brute = solved(*config)
-    actual, expected = solution.exact_value(turn.root), brute.start(config[1])
-    known_bugs.settle(rules.die.faces, [(rules.start(), (actual, expected))] * (actual != expected))
-    assert actual == expected
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_reachable_states_and_their_values(config: tuple[str, int, str],
-                                           known_bugs: KnownBugs) -> None:
-    """The solver reaches exactly the states the brute force visits; every state's value before
-    its roll, and its stop-or-roll value after keeping, agree exactly."""
-    rules, turn, solution, brute = solved(*config)
-    start = (rules.dice, 0, 0, 0, 0)
-    disagreements = []
-    for state in turn.states:
-        key = state_tuple(state)
-        if key not in brute.values:
-            continue
-        if solution.exact_value(turn.chance_node(state)) != brute.values[key]:
-            disagreements.append((state, "before the roll"))
-        if key != start and solution.exact_value(turn.node_after(state)) != brute.after_value(key):
-            disagreements.append((state, "stop or roll"))
-    known_bugs.settle(rules.die.faces, disagreements)
-    solver_states = {state_tuple(s) for s in turn.states}
-    if solver_states != set(brute.values) and known_bugs.set_aside and \
-            {"DOC", "EXT"} <= set(rules.die.faces):
-        pytest.xfail(f"reachable states differ: {SET_ASIDE_BUG}")
-    assert solver_states == set(brute.values)
 
 
 def _positions(brute: BruteForce, turn: CompiledTurn
@@ -246,9 +205,41 @@ def _positions(brute: BruteForce, turn: CompiledTurn
             yield state, outcome
 
 
+def _sample(brute: BruteForce, turn: CompiledTurn, config: Config
+            ) -> list[tuple[TurnState, tuple[str, ...]]]:
+    """A deterministic sample of 60 positions (or all of them)."""
+    positions = list(_positions(brute, turn))
+    return random.Random(f"best-move {config}").sample(positions, min(60, len(positions)))
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_every_position_value(config: tuple[str, int, str], known_bugs: KnownBugs) -> None:
-    """Every (state, roll): the solver's compiled choice node == the brute force's best keep."""
+def test_fresh_turn_value(config: Config) -> None:
+    """Expected points of a fresh turn: solver (exact) == brute force, as Fractions."""
+    _, turn, solution, brute = solved(*config)
+    assert solution.exact_value(turn.root) == brute.start(config[1])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_reachable_states_and_their_values(config: Config) -> None:
+    """The solver reaches exactly the states the brute force visits; every state's value before
+    its roll, and its stop-or-roll value after keeping, agree exactly."""
+    rules, turn, solution, brute = solved(*config)
+    assert {state_tuple(s) for s in turn.states} == set(brute.values)
+    start = rules.start()
+    disagreements = []
+    for state in turn.states:
+        key = state_tuple(state)
+        if solution.exact_value(turn.chance_node(state)) != brute.values[key]:
+            disagreements.append((state, "before the roll"))
+        if state != start and \
+                solution.exact_value(turn.node_after(state)) != brute.after_value(key):
+            disagreements.append((state, "stop or roll"))
+    assert not disagreements, disagreements[:5]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_every_position_value(config: Config) -> None:
+    """Every (state, roll): the solver's compiled keep decision == the brute force's best keep."""
     rules, turn, solution, brute = solved(*config)
     checked, disagreements = 0, []
     for state, outcome in _positions(brute, turn):
@@ -261,15 +252,15 @@ def test_every_position_value(config: tuple[str, int, str], known_bugs: KnownBug
         expected = brute.position_value(state_tuple(state), outcome)
         actual = Fraction(0) if node < 0 else solution.exact_value(node)  # -1: the Doctor ended it
         if actual != expected:
-            disagreements.append((state, (outcome, actual, expected)))
+            disagreements.append((state, outcome, actual, expected))
         checked += 1
     assert checked == sum(len(turn.keeps[s.to_roll].outcomes) for s in turn.states)
-    known_bugs.settle(rules.die.faces, disagreements)
+    assert not disagreements, disagreements[:5]
 
 
 @pytest.mark.parametrize("config", [c for c in CONFIGS if c[1] <= 3 or c[0] == "default"],
                          ids=config_id)
-def test_every_option_table(config: tuple[str, int, str], known_bugs: KnownBugs) -> None:
+def test_every_option_table(config: Config) -> None:
     """Every (state, roll): the solver's legal options (keep, then) are exactly the brute
     force's, each with the same exact value."""
     rules, turn, solution, brute = solved(*config)
@@ -281,79 +272,60 @@ def test_every_option_table(config: tuple[str, int, str], known_bugs: KnownBugs)
         assert len(table) == len(options), "an option is listed twice"
         if table != brute.options(state_tuple(state), outcome):
             disagreements.append((state, outcome))
-    known_bugs.settle(rules.die.faces, disagreements)
-
-
-def _sample(brute: BruteForce, turn: CompiledTurn, config: tuple[str, int, str]
-            ) -> list[tuple[TurnState, tuple[str, ...]]]:
-    """A deterministic sample of 60 positions (or all of them)."""
-    positions = list(_positions(brute, turn))
-    return random.Random(f"best-move {config}").sample(positions, min(60, len(positions)))
+    assert not disagreements, disagreements[:5]
 
 
 BEST_MOVE_CONFIGS = [c for c in CONFIGS if c[1] >= 3]
 
 
 @pytest.mark.parametrize("config", BEST_MOVE_CONFIGS, ids=config_id)
-def test_best_move_exact_reports(config: tuple[str, int, str], known_bugs: KnownBugs,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_best_move_exact_reports(config: Config) -> None:
     """`best_move(exact=True)` on sampled positions: its value is the brute force's, its options
     (keep, then, exact value, exact regret) are the brute force's, best first."""
-    rules, turn, solution, brute = solved(*config)
-    monkeypatch.setattr(dalek_report, "solve_points", cached_solver(solution))
-    disagreements = []
+    rules, turn, _, brute = solved(*config)
     for state, outcome in _sample(brute, turn, config):
-        try:
-            report = dalek_report.best_move(turn, state, counts_of(rules, outcome), exact=True)
-        except TypeError as error:
-            known_bugs.excuse_best_move(error)
+        report = dalek_report.best_move(turn, state, counts_of(rules, outcome), exact=True)
         expected = brute.options(state_tuple(state), outcome)
         value = brute.position_value(state_tuple(state), outcome)
         assert report["doctor_intervenes"] == (not expected)
         got = {(r["keep"], r["action"]): Fraction(r["value_exact"]) for r in report["options"]}
-        if got != expected:
-            disagreements.append((state, outcome))
-            continue
+        assert got == expected, (state, outcome)
+        assert Fraction(report["value_exact"]) == value
         if not expected:
             assert report["value"] == 0.0 and value == 0
             continue
-        assert Fraction(report["value_exact"]) == value == max(expected.values())
+        assert value == max(expected.values())
         assert [Fraction(r["value_exact"]) for r in report["options"]] == \
             sorted(expected.values(), reverse=True)
         for r in report["options"]:
             assert Fraction(r["regret_exact"]) == value - Fraction(r["value_exact"]) >= 0
-    known_bugs.settle(rules.die.faces, disagreements)
 
 
 @pytest.mark.parametrize("config", BEST_MOVE_CONFIGS, ids=config_id)
-def test_best_move_float_reports(config: tuple[str, int, str], known_bugs: KnownBugs,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_best_move_float_reports(config: Config) -> None:
     """`best_move(exact=False)` on sampled positions: the same options as the brute force, float
-    values within 1e-12 of the exact ones, the best first, regrets >= 0."""
-    rules, turn, solution, brute = solved(*config)
-    monkeypatch.setattr(dalek_report, "solve_points", cached_solver(solution))
-    disagreements = []
+    values within 1e-12 of the exact ones, an exactly optimal option first, regrets >= 0."""
+    rules, turn, _, brute = solved(*config)
     for state, outcome in _sample(brute, turn, config):
         report = dalek_report.best_move(turn, state, counts_of(rules, outcome), exact=False)
         expected = brute.options(state_tuple(state), outcome)
         got = {(r["keep"], r["action"]): r["value"] for r in report["options"]}
-        if got.keys() != expected.keys() or any(
-                abs(got[o] - float(v)) > 1e-12 * max(1.0, float(v)) for o, v in expected.items()):
-            disagreements.append((state, outcome))
-            continue
+        assert got.keys() == expected.keys(), (state, outcome)
+        for option, value in expected.items():
+            assert abs(got[option] - float(value)) <= 1e-12 * max(1.0, float(value))
         if expected:
             best = report["options"][0]
             top = max(expected.values())
-            assert expected[best["keep"], best["action"]] == top  # an exactly optimal option
+            assert expected[best["keep"], best["action"]] == top
             assert abs(report["value"] - float(top)) <= 1e-12 * max(1.0, float(top))
             assert all(r["regret"] >= 0 for r in report["options"])
-    known_bugs.settle(rules.die.faces, disagreements)
 
 
-@pytest.mark.xfail(strict=True, reason=SET_ASIDE_BUG + " (remove this mark once fixed)")
+# ---- regression tests for the two solver bugs this comparison found ------------------------
 def test_doctor_and_exterminate_in_one_roll_set_aside_two_dice() -> None:
-    """Reproducer of bug A. Rule 3: one Doctor and one Exterminate are both set aside, so 2 dice
-    showing DOC EXT leave no die: by rule 8 (0 Humans, 0 Daleks, no die left) the turn scores 5."""
+    """Rule 3: one Doctor and one Exterminate are both set aside, so 2 dice showing DOC EXT leave
+    no die: by rule 8 (0 Humans, 0 Daleks, no die left) the turn scores 5. (Found here: NumPy
+    booleans added as OR set aside one die; fixed in c9a49cd.)"""
     rules = parse_rules(dice=2)
     after, score = place(rules, rules.start(), parse_roll(rules, "DOC EXT"), (0,) * 6)
     assert (after.to_roll, after.doctors, after.exterminates, score) == (0, 1, 1, 5)
@@ -362,14 +334,13 @@ def test_doctor_and_exterminate_in_one_roll_set_aside_two_dice() -> None:
     assert solve_points(turn, exact=True).exact_value(turn.root) == expected
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason=BEST_MOVE_EXACT_BUG + " (remove this mark once fixed)")
 def test_best_move_exact_with_several_options() -> None:
-    """Reproducer of bug B: 2 dice rolled D3 D2 (keep both and end, or keep one and stop or
-    roll)."""
+    """2 dice rolled D3 D2 (keep both and end, or keep one and stop or roll): exact best_move
+    reports every option. (Found here: a TypeError, str - Fraction, in the regret loop.)"""
     rules = parse_rules(dice=2)
     turn = compile_turn(rules)
     report = dalek_report.best_move(turn, TurnState(2), parse_roll(rules, "D3 D2"), exact=True)
     expected = BruteForce(DEFAULT, "ge").options((2, 0, 0, 0, 0), ("D3", "D2"))
+    assert len(expected) > 1
     assert {(r["keep"], r["action"]): Fraction(r["value_exact"])
             for r in report["options"]} == expected

@@ -15,7 +15,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import KnownBugs
 
 from solver.games import dalek_report
 from solver.games.dalek_dice import Rules, TurnState, parse_roll
@@ -59,13 +58,6 @@ class Position:
             assert sum(self.rolled) == self.state.to_roll
             check_position(self.rules, self.state)
 
-    def settle(self, agrees: bool, known_bugs: KnownBugs, what: object) -> None:
-        """Brute-force lines may disagree only where known bug A reaches (then xfail while it is
-        present); regression pins are chosen out of its reach and must agree."""
-        if not agrees and self.line["source"] == "brute force":
-            known_bugs.settle(self.rules.die.faces, [(self.state, what)])
-        assert agrees, what
-
 
 @pytest.fixture
 def position(request: pytest.FixtureRequest, solve_game: Solver) -> Position:
@@ -81,7 +73,7 @@ def test_golden_file_is_well_formed() -> None:
 
 
 @pytest.mark.parametrize("position", params(LINES), indirect=True)
-def test_exact_value(position: Position, known_bugs: KnownBugs) -> None:
+def test_exact_value(position: Position) -> None:
     """The exact value of the position in the compiled turn (the best keep of the roll, or the
     fresh turn's expected points)."""
     turn, solution = position.turn, position.solution
@@ -91,46 +83,37 @@ def test_exact_value(position: Position, known_bugs: KnownBugs) -> None:
         value = max((solution.exact_value(o.node) for o in
                      position_options(turn, position.state, position.rolled)),
                     default=Fraction(0))
-    position.settle(value == position.value, known_bugs, (value, position.value))
+    assert value == position.value
 
 
-def _best_move(position: Position, exact: bool, monkeypatch: pytest.MonkeyPatch) -> dict:
-    """best_move on the position, reusing the session's solution instead of solving again."""
-    monkeypatch.setattr(dalek_report, "solve_points", lambda turn, exact=False: position.solution)
+def _best_move(position: Position, exact: bool) -> dict:
     return dalek_report.best_move(position.turn, position.state, position.rolled, exact)
 
 
 @pytest.mark.parametrize("position", params(ROLLS), indirect=True)
-def test_best_move(position: Position, known_bugs: KnownBugs,
-                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_best_move(position: Position) -> None:
     """best_move (floats): the golden best option first, strictly ahead, at the golden value."""
-    report = _best_move(position, False, monkeypatch)
+    report = _best_move(position, False)
     best = position.line["best"]
     if best is None:
         assert report["doctor_intervenes"] and report["value"] == 0.0 == position.value
         return
     top, value = report["options"][0], float(position.value)
-    agrees = ({"keep": top["keep"], "action": top["action"]} == best
-              and abs(report["value"] - value) <= 1e-12 * max(1.0, value)
-              and all(o["regret"] > 0 for o in report["options"][1:]))
-    position.settle(agrees, known_bugs, (top, best))
+    assert {"keep": top["keep"], "action": top["action"]} == best
+    assert abs(report["value"] - value) <= 1e-12 * max(1.0, value)
+    assert all(o["regret"] > 0 for o in report["options"][1:])
 
 
 @pytest.mark.parametrize("position", params(ROLLS), indirect=True)
-def test_best_move_exact(position: Position, known_bugs: KnownBugs,
-                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_best_move_exact(position: Position) -> None:
     """best_move (exact): the golden best option first with the golden exact value, every other
     option with a positive exact regret."""
-    try:
-        report = _best_move(position, True, monkeypatch)
-    except TypeError as error:
-        known_bugs.excuse_best_move(error)
+    report = _best_move(position, True)
     best = position.line["best"]
     if best is None:
         assert report["doctor_intervenes"] and position.value == 0
         return
     top = report["options"][0]
-    agrees = ({"keep": top["keep"], "action": top["action"]} == best
-              and Fraction(report["value_exact"]) == position.value
-              and all(Fraction(o["regret_exact"]) > 0 for o in report["options"][1:]))
-    position.settle(agrees, known_bugs, (top, best))
+    assert {"keep": top["keep"], "action": top["action"]} == best
+    assert Fraction(report["value_exact"]) == position.value
+    assert all(Fraction(o["regret_exact"]) > 0 for o in report["options"][1:])

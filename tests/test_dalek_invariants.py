@@ -17,7 +17,6 @@ from math import factorial, prod
 
 import numpy as np
 import pytest
-from conftest import KnownBugs
 
 from solver.games import dalek_report
 from solver.games.dalek_dice import TurnState
@@ -125,12 +124,10 @@ def _positions(turn: CompiledTurn, game: Game, count: int
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_best_move_float_value_and_regrets(game: Game, solved: Solved,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_best_move_float_value_and_regrets(game: Game, solved: Solved) -> None:
     """best_move (float): the best option is worth the position's value, the options come best
     first, regret = best - value >= 0."""
     turn, solution = solved
-    monkeypatch.setattr(dalek_report, "solve_points", lambda t, exact=False: solution)
     for state, row in _positions(turn, game, 40):
         rolled = tuple(int(c) for c in turn.keeps[state.to_roll].outcomes[row])
         report = dalek_report.best_move(turn, state, rolled, exact=False)
@@ -140,7 +137,8 @@ def test_best_move_float_value_and_regrets(game: Game, solved: Solved,
             assert report["value"] == 0.0 and report["options"] == []
             continue
         options = report["options"]
-        assert report["value"] == options[0]["value"] == solution.value(node)
+        assert report["value"] == options[0]["value"]
+        assert abs(report["value"] - solution.value(node)) <= TOLERANCE * max(1.0, report["value"])
         assert [o["value"] for o in options] == sorted((o["value"] for o in options),
                                                        reverse=True)
         for option in options:
@@ -148,18 +146,14 @@ def test_best_move_float_value_and_regrets(game: Game, solved: Solved,
 
 
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
-def test_best_move_exact_value_and_regrets(game: Game, solved: Solved, known_bugs: KnownBugs,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_best_move_exact_value_and_regrets(game: Game, solved: Solved) -> None:
     """best_move (exact): the best option is worth exactly the position's value, the float
-    value is within 1e-12 of it, and every exact regret is best - value >= 0."""
+    value is within 1e-12 of it, and every exact regret is best - value >= 0. (best_move solves
+    the whole turn afresh on each call, about 0.5 s with 10 dice: fewer positions there.)"""
     turn, solution = solved
-    monkeypatch.setattr(dalek_report, "solve_points", lambda t, exact=False: solution)
-    for state, row in _positions(turn, game, 40):
+    for state, row in _positions(turn, game, 4 if turn.rules.dice >= 10 else 40):
         rolled = tuple(int(c) for c in turn.keeps[state.to_roll].outcomes[row])
-        try:
-            report = dalek_report.best_move(turn, state, rolled, exact=True)
-        except TypeError as error:
-            known_bugs.excuse_best_move(error)
+        report = dalek_report.best_move(turn, state, rolled, exact=True)
         node = choice_node(turn, state, row)
         if node < 0:
             assert report["doctor_intervenes"] and report["options"] == []

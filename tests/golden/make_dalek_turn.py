@@ -15,8 +15,8 @@ One JSON object per line:
   value    the exact expected points of the position, "p/q"
   note     why the position is here
 
-Regression pins are chosen where a known solver bug (tests/conftest.py, bug A: a Doctor and an
-Exterminate in one roll set aside one die) cannot reach: two Doctors kept, or no Exterminate face.
+Only positions with a single optimal option are written (the choice among equals is a convention
+of the solver, not a fact to pin).
 """
 
 from __future__ import annotations
@@ -83,6 +83,15 @@ BRUTE_FORCE: list[Position] = [
 
 # Positions of the 10-dice game out of the brute force's reach, pinned from the solver.
 SOLVER_PINS: list[Position] = [
+    (DEFAULT, 10, "ge", (10, 0, 0, 0, 0), None, "fresh 10-dice turn: the headline value"),
+    (DEFAULT, 10, "gt", (10, 0, 0, 0, 0), None, "fresh 10-dice turn, Daleks must exceed"),
+    (DEFAULT, 10, "ge", (10, 0, 0, 0, 0), "H4 H4 H4 H2 H2 D3 D3 D3 D2 DOC",
+     "Jenna's first roll (rulebook example)"),
+    (DEFAULT, 10, "ge", (10, 0, 0, 0, 0), "H4 H2 H2 D3 D3 D3 D3 D2 DOC DOC",
+     "Peter's first roll (rulebook example)"),
+    (DEFAULT, 10, "ge", (5, 6, 6, 1, 0), "H4 H4 D3 D2 DOC",
+     "Peter's second roll (French rulebook)"),
+    (DEFAULT, 10, "ge", (6, 4, 3, 1, 1), "H4 H2 D3 DOC EXT EXT", "Doctor and Exterminate"),
     (DEFAULT, 10, "ge", (8, 0, 0, 2, 0), "H4 H4 H2 D3 D3 D2 EXT EXT", "two Doctors, eight dice"),
     (DEFAULT, 10, "ge", (6, 4, 3, 2, 0), "H4 H4 H2 D3 D2 EXT", "two Doctors, six dice"),
     (DEFAULT, 10, "gt", (6, 4, 3, 2, 0), "H4 H4 H2 D3 D2 EXT", "the same, Daleks must exceed"),
