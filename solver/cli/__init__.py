@@ -9,6 +9,7 @@ import click
 from solver import __version__
 from solver.cli.common import fail
 from solver.cli.dalek import dalek
+from solver.cli.pig import pig
 from solver.cli.totd import totd
 from solver.errors import InputError
 
@@ -20,6 +21,7 @@ def cli() -> None:
 
 
 cli.add_command(dalek)
+cli.add_command(pig)
 cli.add_command(totd)
 
 

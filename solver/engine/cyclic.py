@@ -31,6 +31,8 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from solver.engine.local import Response
+
 TOLERANCE = 1e-12
 MAX_ITERATIONS = 100
 
@@ -68,6 +70,9 @@ class CyclicGame(Protocol):
         """A number that never decreases from a position to its successors (the score sum, say).
         Successors of higher progress cannot be on a cycle through the position, so the
         component search only needs the edges within one progress level. Checked."""
+
+    # Optional: `similar(position)` yields positions solved earlier whose policy is a likely
+    # first guess for this one (a neighbouring score, say). It only affects speed.
 
 
 @dataclass
@@ -206,9 +211,15 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
         exact_table = [[Fraction(0)] * metrics for _ in range(graph.size)]
         exact_table += [[Fraction(v) for v in t] for t in graph.terminals]
     residual, iterations = 0.0, 0
+    similar = getattr(game, "similar", None)
+    policies: dict[int, np.ndarray] = {}  # solved position -> its result distribution
     for done, group in enumerate(groups):
         solver = _GroupSolver(graph, table, group)
-        group_residual, group_iterations = solver.run(tolerance)
+        guesses = {} if similar is None else _guesses(graph, similar, solver.members, policies)
+        group_residual, group_iterations, distributions = solver.run(tolerance, guesses)
+        if similar is not None:
+            for (_, rows, _, _), dist in zip(solver.batches, distributions):
+                policies.update(zip(solver.members[rows].tolist(), dist))
         residual = max(residual, group_residual)
         iterations = max(iterations, group_iterations)
         if exact:
@@ -221,6 +232,20 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
                "solve": finished - condensed, "total": finished - clock}
     return Solution(graph, table, exact_table, residual, iterations,
                     sum(len(g) for g in groups), seconds)
+
+
+def _guesses(graph: GameGraph, similar: Callable, members: np.ndarray,
+             policies: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """For each member, the policy of the first solved position the game calls similar that
+    has the same local model (so the same results)."""
+    guesses = {}
+    for p in members.tolist():
+        for other in similar(graph.positions[p]):
+            q = graph.index.get(other)
+            if q is not None and q in policies and graph.local_of[q] == graph.local_of[p]:
+                guesses[p] = policies[q]
+                break
+    return guesses
 
 
 class _GroupSolver:
@@ -242,37 +267,65 @@ class _GroupSolver:
             self.batches.append((local, rows, succ, inside))
         self.cyclic = any(inside.any() for *_, inside in self.batches)
 
-    def run(self, tolerance: float) -> tuple[float, int]:
-        """Iterate to a Bellman residual below `tolerance`; returns (residual, iterations)."""
-        distributions = self._improve()[1]
+    def run(self, tolerance: float, guesses: dict[int, np.ndarray]
+            ) -> tuple[float, int, list[np.ndarray]]:
+        """Iterate to a Bellman residual below `tolerance`. `guesses` may give members' result
+        distributions to start from (a likely policy saves a pass). Returns the residual, the
+        iterations, and per batch the distributions of the policy the values belong to."""
         if not self.cyclic:
+            distributions = [r.distributions() for r in self._respond()]
             self._evaluate(distributions)
-            return 0.0, 1
+            return 0.0, 1, distributions
+        distributions = self._starting_policy(guesses)
         residual, seen = float("inf"), set()
         for iteration in range(1, MAX_ITERATIONS + 1):
             self._evaluate(distributions)
-            values, improved = self._improve()
+            response = self._respond()
             objective = self.graph.objective[self.members]
+            values = np.empty(len(self.members))
+            for (_, rows, _, _), r in zip(self.batches, response):
+                values[rows] = r.values
             residual = float(np.max(np.abs(values - self.table[self.members, objective])))
+            if residual <= tolerance:
+                return residual, iteration, distributions
+            improved = [r.distributions() for r in response]
             signature = b"".join(d.tobytes() for d in improved)
-            if residual <= tolerance or signature in seen:
-                return residual, iteration
+            if signature in seen:  # the policy repeats: rounding, not progress, is left
+                return residual, iteration, distributions
             seen.add(signature)
             distributions = improved
-        return residual, MAX_ITERATIONS
+        return residual, MAX_ITERATIONS, distributions
 
-    def _improve(self) -> tuple[np.ndarray, list[np.ndarray]]:
-        """Each member's best response to the current table: its value and result distribution."""
-        values = np.empty(len(self.members))
-        distributions = []
-        for local, rows, succ, _ in self.batches:
+    def _starting_policy(self, guesses: dict[int, np.ndarray]) -> list[np.ndarray]:
+        """Guessed distributions where given; a best response to the table for the rest."""
+        starting = []
+        for k, (_, rows, _, _) in enumerate(self.batches):
+            members = self.members[rows].tolist()
+            if all(p in guesses for p in members):
+                starting.append(np.stack([guesses[p] for p in members]))
+                continue
+            response = self._respond(only=k)[k].distributions()
+            for i, p in enumerate(members):
+                if p in guesses:
+                    response[i] = guesses[p]
+            starting.append(response)
+        return starting
+
+    def _respond(self, only: int | None = None) -> list[Response | None]:
+        """Each batch's best response to the current table (or only batch `only`'s)."""
+        responses: list[Response | None] = []
+        for k, (local, rows, succ, _) in enumerate(self.batches):
+            if only is not None and k != only:
+                responses.append(None)
+                continue
             metric = self.graph.objective[self.members[rows]]
             utilities = self.table[succ, metric[:, None]]
             step = local.batch
-            parts = [local.best(utilities[i:i + step]) for i in range(0, len(rows), step)]
-            values[rows] = np.concatenate([v for v, _ in parts])
-            distributions.append(np.concatenate([d for _, d in parts]))
-        return values, distributions
+            parts = [local.respond(utilities[i:i + step]) for i in range(0, len(rows), step)]
+            responses.append(parts[0] if len(parts) == 1 else Response(
+                np.concatenate([p.values for p in parts]),
+                lambda parts=parts: np.concatenate([p.distributions() for p in parts])))
+        return responses
 
     def _evaluate(self, distributions: list[np.ndarray]) -> None:
         """Solve for the values of all metrics when every member plays these distributions."""

@@ -9,14 +9,23 @@ model's own order, in float and exact arithmetic alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from solver.engine.turn import FLOAT_TIE, TurnGraph
 
-BATCH_ELEMENTS = 1 << 25  # float64 node values one batched turn pass may hold
+BATCH_ELEMENTS = 1 << 22  # float64 node values one batched pass holds (about the L3 cache)
+
+
+class Response:
+    """A local model's best response to a batch of utilities: values, and a way to get the
+    result distributions of that response when they are needed."""
+
+    def __init__(self, values: np.ndarray, distributions: Callable[[], np.ndarray]) -> None:
+        self.values = values
+        self.distributions = distributions
 
 
 class TurnLocal:
@@ -30,8 +39,14 @@ class TurnLocal:
 
     def best(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Values (batch,) and result distributions (batch, results) of optimal play."""
+        response = self.respond(utilities)
+        return response.values, response.distributions()
+
+    def respond(self, utilities: np.ndarray) -> Response:
+        """Optimal values now; the result distributions only if asked (a second pass)."""
         solution = self.graph.solve(utilities, policy=True)
-        return solution.values[self.root].copy(), self.graph.distribution(solution, self.root)
+        return Response(solution.values[self.root].copy(),
+                        lambda: self.graph.distribution(solution, self.root))
 
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
         solution = self.graph.solve_exact(utilities, root=self.root)
@@ -71,6 +86,10 @@ class Choices:
         chosen = self.pick(utilities)
         values = self.values(utilities)[np.arange(len(chosen)), chosen]
         return values, self.matrix[chosen]
+
+    def respond(self, utilities: np.ndarray) -> Response:
+        values, distributions = self.best(utilities)
+        return Response(values, lambda: distributions)
 
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
         values = [sum((p * u for p, u in zip(row, utilities) if p), Fraction(0))

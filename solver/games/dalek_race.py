@@ -71,6 +71,14 @@ class DalekRace:
     def progress(self, position: Hashable) -> int:
         return sum(position[0])
 
+    def similar(self, position: Hashable):
+        """Positions one or two points further on for the mover or the next seat: solved
+        earlier (more progress), and mostly played the same way."""
+        scores, mover = position
+        for seat in (mover, (mover + 1) % self.players):
+            for step in (1, 2):
+                yield (*scores[:seat], scores[seat] + step, *scores[seat + 1:]), mover
+
     def successors(self, position: Hashable) -> Sequence[Hashable | Terminal]:
         scores, mover = position
         last = mover == self.players - 1

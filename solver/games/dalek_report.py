@@ -115,9 +115,10 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
         layer, outcomes = turn.layers[n], turn.keeps[n].outcomes
         states, rolls = np.nonzero(layer.choice >= 0)
         fields = turn.codec.decode_all(layer.keys[states])
-        for row, o, node in zip(fields.tolist(), rolls.tolist(),
-                                layer.choice[states, rolls].tolist()):
-            keep, after = turn.best_keep(node, lambda nd: exact.choice(graph, nd))
+        for row, o, node, code in zip(fields.tolist(), rolls.tolist(),
+                                      layer.choice[states, rolls].tolist(),
+                                      layer.code[states, rolls].tolist()):
+            keep, after = turn.best_keep(node, code, lambda nd: exact.choice(graph, nd))
             then = END if after < graph.n_results else decision[after]
             keep_rows.append((*row, format_faces(rules, tuple(outcomes[o])),
                               format_faces(rules, keep), then, repr(solution.value(node))))

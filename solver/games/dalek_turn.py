@@ -137,6 +137,7 @@ class Layer:
 
     keys: np.ndarray  # sorted state keys
     choice: np.ndarray  # (states, rolls): the roll's keep decision node, -1 if the Doctor ended it
+    code: np.ndarray  # (states, rolls): keep code forced before that node (single options)
 
 
 @dataclass
@@ -145,8 +146,9 @@ class CompiledTurn:
 
     A keep decision is a chain of choices, one per keepable face in die order (how many H4 to
     keep, then how many H2, ...): equivalent to choosing the whole keep at once, with far fewer
-    edges because the chains of different rolls share their tails. Each edge of the chain is
-    labelled with the count it keeps (`labels`, by block), so a best keep can be read back."""
+    edges because the chains of different rolls share their tails. A step with one option is
+    no node at all: its edge goes straight on. Each edge is labelled with a keep code (the
+    counts it keeps, face j in base-(dice + 1) digit j), so a best keep can be read back."""
 
     rules: Rules
     graph: TurnGraph
@@ -156,7 +158,7 @@ class CompiledTurn:
     layers: dict[int, Layer] = field(default_factory=dict)  # dice rolled -> layer
     chance: dict[int, int] = field(default_factory=dict)  # state key -> chance node
     decide: dict[int, int] = field(default_factory=dict)  # state key -> stop/roll node
-    labels: dict[int, np.ndarray] = field(default_factory=dict)  # block -> count kept per edge
+    labels: dict[int, np.ndarray] = field(default_factory=dict)  # block -> keep code per edge
 
     def key(self, state: TurnState) -> int:
         return int(self.codec.encode(np.array([_fields(state)]))[0])
@@ -182,16 +184,18 @@ class CompiledTurn:
             raise InputError(f"no turn reaches this position ({state})")
         return node
 
-    def best_keep(self, node: int, chosen) -> tuple[tuple[int, ...], int]:
-        """Follow a keep decision's chain of choices (`chosen(node)` gives the child index):
-        the counts kept over the die's faces, and the node the keep leads to."""
-        keep = [0] * len(self.rules.die.faces)
-        for face in self.rules.keepable_faces:
-            b = self.graph.block_of(node)
+    def best_keep(self, node: int, code: int, chosen) -> tuple[tuple[int, ...], int]:
+        """Follow a keep decision's chain of choices from `node` (`chosen(node)` gives the
+        child index; `code`, the counts already forced on the way in): the counts kept over
+        the die's faces, and the node the keep leads to."""
+        while (b := self.graph.block_of(node)) in self.labels:
             block = self.graph.blocks[b]
             edge = int(block.indptr[node - block.start]) + chosen(node)
-            keep[face] = int(self.labels[b][edge])
+            code += int(self.labels[b][edge])
             node = int(block.child[edge])
+        keep = [0] * len(self.rules.die.faces)
+        for face in self.rules.keepable_faces:
+            code, keep[face] = divmod(code, self.rules.dice + 1)
         return tuple(keep), node
 
 
@@ -306,15 +310,24 @@ def _build_layer(turn: CompiledTurn, n: int, plan: _Plan, scores: dict[int, int 
     after_keys = turn.codec.encode(plan.after).tolist()
     below = np.array([scores[a] if scores[a] is not None else turn.decide[a]
                       for a in after_keys], dtype=np.int64)
-    for parent, kept, child in reversed(plan.levels):
+    below_code = np.zeros(len(below), dtype=np.int64)
+    for j, (parent, kept, child) in reversed(list(enumerate(plan.levels))):
+        target, code = below[child], kept * (rules.dice + 1) ** j + below_code[child]
         starts = np.flatnonzero(np.diff(parent, prepend=-1))  # edges are sorted by parent
-        ids = graph.add_choice(np.append(starts, len(parent)), below[child])
-        turn.labels[len(graph.blocks) - 1] = kept
-        below = ids
+        sizes = np.diff(np.append(starts, len(parent)))
+        below, below_code = target[starts], code[starts]  # one option: go straight on
+        real = sizes > 1
+        if real.any():
+            edges = np.repeat(real, sizes)
+            ids = graph.add_choice(np.concatenate([[0], np.cumsum(sizes[real])]), target[edges])
+            turn.labels[len(graph.blocks) - 1] = code[edges]
+            below[real], below_code[real] = ids, 0
     rolls = plan.intervenes.shape[1]
     choice = np.full(plan.intervenes.shape, -1, dtype=np.int64)
+    forced = np.zeros(plan.intervenes.shape, dtype=np.int64)
     choice[~plan.intervenes] = below[plan.first]
-    turn.layers[n] = Layer(plan.keys, choice)
+    forced[~plan.intervenes] = below_code[plan.first]
+    turn.layers[n] = Layer(plan.keys, choice, forced)
     dist = roll(rules.die, n)
     keys = plan.keys.tolist()
     chance_ids = graph.add_chance(np.arange(0, choice.size + 1, rolls),
