@@ -195,7 +195,9 @@ class Solver:
         keeps = self.keeps(action.after, action.group)
         kind, count = action.choice
         lowest = {"number": keeps.n - count, "one": keeps.n - 1}.get(kind, 0)
-        kept, factor = self.reroll(np.moveaxis(values, action.group, 0), keeps, max(lowest, 0))
+        lowest = max(lowest, 0)
+        highest = lowest if kind == "all" else keeps.n - 1
+        kept, factor = self.reroll(np.moveaxis(values, action.group, 0), keeps, lowest, highest)
         return kept, den * factor
 
     def after_discard(self, action: Action) -> Values:
@@ -208,13 +210,14 @@ class Solver:
         """Average over fresh rolls of the given groups (their axes become size 1)."""
         for g in groups:
             keeps = self.keeps(layer, g)
-            kept, factor = self.reroll(np.moveaxis(values, g, 0), keeps, 0)
+            kept, factor = self.reroll(np.moveaxis(values, g, 0), keeps, 0, 0)
             values, den = np.moveaxis(kept[keeps.empty:], 0, g), den * factor
         return values, den
 
-    def reroll(self, front: np.ndarray, keeps: Keeps, lowest: int) -> Values:
-        """From values of the group's states (axis 0), the value of every keep of `lowest` dice
-        or more when the other dice are re-rolled. Exact: all keeps over one denominator."""
+    def reroll(self, front: np.ndarray, keeps: Keeps, lowest: int, highest: int) -> Values:
+        """From values of the group's states (axis 0), the value of every keep of `lowest` to
+        `highest` dice when the other dice are re-rolled (exact: over one denominator; rows of
+        other keeps are scratch)."""
         die = keeps.die
         table = np.empty((len(keeps.vectors), *front.shape[1:]), dtype=front.dtype)
         table[:keeps.states] = front
@@ -224,11 +227,16 @@ class Solver:
             lo, hi = keeps.levels[m]
             total = None
             for f, c in coefficients:
-                term = table[keeps.successors[f, lo:hi]] * c
-                total = term if total is None else total + term
+                term = table[keeps.successors[f, lo:hi]]
+                if c != 1:
+                    term *= c
+                if total is None:
+                    total = term
+                else:
+                    total += term
             table[lo:hi] = total
         if self.numbers.exact:  # a keep of m dice was rolled over total ** (n - m)
-            for m in range(lowest + 1, keeps.n + 1):
+            for m in range(lowest + 1, highest + 1):
                 lo, hi = keeps.levels[m]
                 table[lo:hi] *= die.total ** (m - lowest)
         return table, self.numbers.power(die.total, keeps.n - lowest)
