@@ -173,14 +173,30 @@ def _scores(text: str) -> tuple[int, ...]:
 
 @dalek.command("table")
 @rules_options
-@click.option("--out", type=click.Path(file_okay=False), default="tables/dalek_dice",
-              show_default=True, help="Directory to write.")
-def table_command(faces, die_file, dice, tie_rule, out) -> None:
-    """Write the expected-points strategy: every state's value, stop-or-roll, best keeps."""
-    rules = parse_rules(faces, die_file, dice, tie_rule)
-    command = "dice-solver " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
-        if sys.argv and "table" in sys.argv else "dice-solver dalek table"
-    manifest, summary = dalek_report.write_turn_tables(compile_turn(rules), Path(out), command)
-    click.echo(f"wrote {out}: {summary['states']} states, {summary['rolls']} (state, roll) "
-               f"pairs; expected points {summary['expected_points']}")
+@race_options
+@click.option("--race", is_flag=True, help="The race table (implied by --players or --target).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory to write (default tables/dalek_dice/turn or .../race_<N>p_<T>).")
+def table_command(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_cache,
+                  race, out) -> None:
+    """Write a strategy table with a manifest.
+
+    The turn table: every state's expected points, stop-or-roll, the best keep for every roll.
+    The race table (--players/--target/--race): every position's win probability, and what
+    playing that turn for expected points instead would cost."""
+    command = "dice-solver " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    if not (race or players is not None or "--target" in sys.argv):
+        rules = parse_rules(faces, die_file, dice, tie_rule)
+        folder = Path(out or "tables/dalek_dice/turn")
+        manifest, summary = dalek_report.write_turn_tables(compile_turn(rules), folder, command)
+        click.echo(f"wrote {folder}: {summary['states']} states, {summary['rolls']} (state, roll)"
+                   f" pairs; expected points {summary['expected_points']}")
+    else:
+        values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, False, quiet,
+                       no_cache)
+        folder = Path(out or f"tables/dalek_dice/race_{values.race.players}p_{target}")
+        manifest, summary = dalek_report.write_race_tables(values, folder, command)
+        click.echo(f"wrote {folder}: {summary['positions']} positions; points play loses win "
+                   f"probability in {summary['positions_where_points_play_loses']} of them "
+                   f"(largest loss {summary['largest_regret']:.4f})")
     click.echo(f"manifest: {manifest}")

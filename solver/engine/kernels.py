@@ -75,3 +75,25 @@ def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: 
             m = mass[node, b]
             if m != 0.0:
                 mass[child[lo + chosen[node, b]], b] += m
+
+
+@njit(cache=True)
+def backward_fixed(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray,
+                   is_chance: np.ndarray, first: int, values: np.ndarray,
+                   policy: np.ndarray) -> None:
+    """Like `backward`, but each choice node follows policy[node] (one policy for the batch)."""
+    batch = values.shape[1]
+    for node in range(first, values.shape[0]):
+        lo, hi = indptr[node], indptr[node + 1]
+        if is_chance[node]:
+            c, p = child[lo], prob[lo]
+            for b in range(batch):
+                values[node, b] = p * values[c, b]
+            for e in range(lo + 1, hi):
+                c, p = child[e], prob[e]
+                for b in range(batch):
+                    values[node, b] += p * values[c, b]
+            continue
+        c = child[lo + policy[node]]
+        for b in range(batch):
+            values[node, b] = values[c, b]

@@ -13,6 +13,7 @@ denominator per block, so it needs no Fraction arithmetic in the hot loop.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -130,6 +131,14 @@ class TurnGraph:
         i = node - block.start
         return block.child[block.indptr[i]:block.indptr[i + 1]]
 
+    def fingerprint(self) -> str:
+        """A hash of the whole graph: a cache keyed by it cannot outlive a change of rules."""
+        digest = hashlib.sha256()
+        for array in self._flat():
+            digest.update(np.ascontiguousarray(array).tobytes())
+        digest.update(str(self.n_results).encode())
+        return digest.hexdigest()
+
     def possible_results(self) -> np.ndarray:
         """Which results some edge leads to (the others get no probability under any play)."""
         return np.isin(np.arange(self.n_results), self._flat()[1])
@@ -170,6 +179,17 @@ class TurnGraph:
         kernels.backward(indptr, child, prob, is_chance, self.n_results, values, gap, chosen,
                          policy)
         return FloatSolution(values, chosen if policy else None)
+
+    def evaluate(self, utilities: np.ndarray, policy: np.ndarray) -> np.ndarray:
+        """Node values (nodes x batch) when every choice node follows `policy` (a child index per
+        node, as in a FloatSolution column): the worth of a fixed way of playing."""
+        utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
+        values = np.empty((self.size, utilities.shape[0]), dtype=np.float64)
+        values[: self.n_results] = utilities.T
+        indptr, child, prob, is_chance = self._flat()
+        kernels.backward_fixed(indptr, child, prob, is_chance, self.n_results, values,
+                               np.ascontiguousarray(policy, dtype=np.int32))
+        return values
 
     def distribution(self, solution: FloatSolution, root: int) -> np.ndarray:
         """The probability of each result (batch x n_results) when play starts at `root` and

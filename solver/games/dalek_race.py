@@ -172,7 +172,8 @@ def cache_key(race: DalekRace) -> dict:
     return {"game": "dalek_race", "faces": list(rules.die.faces),
             "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
             "players": race.players, "target": race.target,
-            "tie_value": None if race.tie_value is None else str(race.tie_value)}
+            "tie_value": None if race.tie_value is None else str(race.tie_value),
+            "turn_graph": race.turn.graph.fingerprint()}
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None,

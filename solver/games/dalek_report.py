@@ -10,7 +10,7 @@ import numpy as np
 
 from solver.formatting import exact_text
 from solver.games.dalek_dice import TurnState, format_faces
-from solver.games.dalek_race import TIE, VALUE, WIN, RaceValues
+from solver.games.dalek_race import TIE, VALUE, WIN, RaceValues, cache_key
 from solver.games.dalek_turn import (
     END,
     ROLL,
@@ -170,3 +170,44 @@ def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple
     report["seat"] = position[1] + 1
     report["objective"] = "win share"
     return report
+
+
+def write_race_tables(values: RaceValues, out: Path, command: str) -> tuple[Path, dict]:
+    """race_positions: for every position at the start of a turn, the mover's value and
+    P(win alone) under optimal play, and what playing this one turn for expected points
+    instead (then optimally again) would cost: the policy difference in win probability."""
+    race, turn = values.race, values.race.turn
+    graph, n = turn.graph, race.players
+    points = graph.solve(np.arange(graph.n_results, dtype=np.float64), policy=True)
+    points_policy = points.chosen[:, 0]
+    positions = sorted(values.index, key=lambda p: (sum(p[0]), p[0], p[1]))
+    scores = np.arange(graph.n_results, dtype=np.float64)
+    rows = []
+    step = max(1, (1 << 22) // graph.size)
+    for lo in range(0, len(positions), step):
+        chunk = positions[lo:lo + step]
+        utilities = np.stack([values.utilities(p) for p in chunk])
+        optimal = graph.solve(utilities, policy=True)
+        dist = graph.distribution(optimal, turn.root)
+        points_play = graph.evaluate(utilities, points_policy)[turn.root]
+        for k, position in enumerate(chunk):
+            seat_scores, mover = position
+            row = values.values(position)
+            best = float(optimal.values[turn.root, k])
+            rows.append((*seat_scores, mover + 1, int(max(seat_scores) >= race.target),
+                         repr(best), repr(float(row[WIN * n + mover])),
+                         repr(float(points_play[k])), repr(best - float(points_play[k])),
+                         repr(float(dist[k] @ scores)), repr(float(dist[k, 0]))))
+    header = [f"score_{s + 1}" for s in range(n)] + [
+        "mover", "final_round", "value", "p_win", "value_points_turn", "regret",
+        "expected_points", "p_zero"]
+    files = write_table(out, "race_positions", header, rows)
+    regrets = np.array([float(r[n + 5]) for r in rows])
+    summary = {"positions": len(rows), "residual": values.residual,
+               "value_first_seat": float(values.values(race.start())[VALUE * n]),
+               "positions_where_points_play_loses": int(np.sum(regrets > 1e-9)),
+               "largest_regret": float(regrets.max()) if len(rows) else 0.0,
+               "mean_regret": float(regrets.mean()) if len(rows) else 0.0}
+    parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race).items()
+                                          if k != "game"}}
+    return write_manifest(out, files, command, parameters, summary), summary
