@@ -1,7 +1,7 @@
 """Dalek Dice turn solver versus an independent brute force, exactly, on games of 1 to 4 dice.
 
-The brute force (`BruteForce`) is written from the rules as the project reads them (docs/rules.md,
-"Dalek Dice"; rules 1-9 of issue 2) and shares no code with the solver: a die is a list of equally
+The brute force (`BruteForce`) is written from the rules as the project reads them (rules 1-9 of
+issue 2, from the rulebook) and shares no code with the solver: a die is a list of equally
 likely sides (a face of weight w is w sides), a roll is an ordered tuple of sides
 (itertools.product), a keep is a subset of the rolled dice's positions (a bitmask), and values are
 Fractions memoised on the brute force's own state tuple. The solver side only lends
@@ -160,7 +160,7 @@ class BruteForce:
         return combinations_with_replacement(self.faces, n)
 
 
-# ---- helpers shared by the brute-force tests (and the golden generator) --------------------
+# ---- the comparisons --------------------------------------------------------------------------
 def state_tuple(state: TurnState) -> State:
     return (state.to_roll, state.humans, state.daleks, state.doctors, state.exterminates)
 

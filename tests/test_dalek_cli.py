@@ -35,7 +35,7 @@ def invoke(*args: str) -> dict:
     """Run a command in process and parse its JSON output."""
     result = CliRunner().invoke(cli, list(args))
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)
 
 
 # ---- JSON output --------------------------------------------------------------------------
