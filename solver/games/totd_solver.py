@@ -163,20 +163,20 @@ class Solver:
 
     # ---- values ------------------------------------------------------------------------------
     def stop(self, layer: Layer) -> np.ndarray:
-        """1 where stopping (and making the best changes still in hand) meets the Challenge."""
+        """True where stopping (and making the best changes still in hand) meets the
+        Challenge."""
         changes = tuple(t // SONIC_CHANGE for t in layer.tokens)
         key = (layer.blacks, changes)
         if key not in self._stops:
             counts = [self.keeps(layer, g).counts for g in range(len(self.groups))]
             networks = change_networks(self.adventure, self.groups, changes)
-            self._stops[key] = self.numbers.indicator(
-                success_grid(counts, self.groups, self.adventure.need, networks))
+            self._stops[key] = success_grid(counts, self.groups, self.adventure.need, networks)
         return self._stops[key]
 
     def value(self, layer: Layer) -> Values:
         """The value of every position of a layer under optimal play."""
         if layer not in self._values:
-            candidates = [(self.stop(layer), 1)]
+            candidates = [(self.numbers.indicator(self.stop(layer)), 1)]
             for action in self.actions(layer):
                 if action.kind == DISCARD:
                     candidates.append(self.after_discard(action))
@@ -185,7 +185,9 @@ class Solver:
                 best = keep_values[padded_choices(self.keeps(layer, action.group),
                                                   *action.choice)].max(axis=1)
                 candidates.append((np.moveaxis(best, 0, action.group), den))
-            self._values[layer] = _best_of(candidates)
+            values, den = _best_of(candidates[1:] or candidates)
+            # stopping is worth 0 or 1: where it is 1 nothing beats it, elsewhere it adds nothing
+            self._values[layer] = np.where(self.stop(layer), den, values), den
         return self._values[layer]
 
     def after_keeping(self, action: Action) -> Values:
@@ -249,7 +251,7 @@ class Solver:
 
     def p_first_roll(self):
         """P(the first roll meets the Challenge, changes in hand included)."""
-        return self._fresh_roll(self.stop(self.start), 1)
+        return self._fresh_roll(self.numbers.indicator(self.stop(self.start)), 1)
 
     def _fresh_roll(self, values: np.ndarray, den: int):
         values, den = self.roll_all(values, den, self.start, list(range(len(self.groups))))
@@ -292,7 +294,7 @@ class Solver:
         counts = self.reduced(showing)
         state = self.position(showing)
         stop = self.stop(self.start)
-        found = [Option(None, None, self.numbers.number(stop[state], 1))]
+        found = [Option(None, None, self.numbers.number(int(stop[state]), 1))]
         for action in self.actions(self.start):
             if action.kind == DISCARD:
                 values, den = self.after_discard(action)
@@ -324,10 +326,14 @@ def _minus(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
 
 
 def _best_of(candidates: list[Values]) -> Values:
-    """The elementwise maximum of value arrays (broadcast), over their common denominator."""
-    den = lcm(*(d for _, d in candidates))
-    best = None
+    """The elementwise maximum of value arrays (broadcast), over their common denominator
+    (arrays sharing a denominator are compared before any is rescaled)."""
+    by_den: dict[int, np.ndarray] = {}
     for values, d in candidates:
+        by_den[d] = np.maximum(by_den[d], values) if d in by_den else values
+    den = lcm(*by_den)
+    best = None
+    for d, values in by_den.items():
         scaled = values if d == den else values * (den // d)
-        best = scaled.copy() if best is None else np.maximum(best, scaled)
+        best = scaled if best is None else np.maximum(best, scaled)
     return best, den
