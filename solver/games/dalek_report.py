@@ -172,37 +172,49 @@ def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple
     return report
 
 
+def contrast(values: RaceValues, positions: list) -> np.ndarray:
+    """Per position (rows): the mover's optimal value, its value if this one turn is played for
+    expected points instead (then optimally again), and the optimal turn's expected points and
+    P(score 0). Columns in that order."""
+    turn = values.race.turn
+    graph = turn.graph
+    points_policy = graph.solve(np.arange(graph.n_results, dtype=np.float64),
+                                policy=True).chosen[:, 0]
+    scores = np.arange(graph.n_results, dtype=np.float64)
+    result = np.empty((len(positions), 4))
+    step = max(1, (1 << 22) // graph.size)
+    for lo in range(0, len(positions), step):
+        utilities = np.stack([values.utilities(p) for p in positions[lo:lo + step]])
+        optimal = graph.solve(utilities, policy=True)
+        dist = graph.distribution(optimal, turn.root)
+        block = result[lo:lo + len(utilities)]
+        block[:, 0] = optimal.values[turn.root]
+        block[:, 1] = graph.evaluate(utilities, points_policy)[turn.root]
+        block[:, 2] = (dist * scores).sum(axis=1)  # no BLAS: the same bits on every machine
+        block[:, 3] = dist[:, 0]
+    return result
+
+
 def write_race_tables(values: RaceValues, out: Path, command: str) -> tuple[Path, dict]:
     """race_positions: for every position at the start of a turn, the mover's value and
     P(win alone) under optimal play, and what playing this one turn for expected points
     instead (then optimally again) would cost: the policy difference in win probability."""
-    race, turn = values.race, values.race.turn
-    graph, n = turn.graph, race.players
-    points = graph.solve(np.arange(graph.n_results, dtype=np.float64), policy=True)
-    points_policy = points.chosen[:, 0]
+    race = values.race
+    n = race.players
     positions = sorted(values.index, key=lambda p: (sum(p[0]), p[0], p[1]))
-    scores = np.arange(graph.n_results, dtype=np.float64)
+    measures = contrast(values, positions)
     rows = []
-    step = max(1, (1 << 22) // graph.size)
-    for lo in range(0, len(positions), step):
-        chunk = positions[lo:lo + step]
-        utilities = np.stack([values.utilities(p) for p in chunk])
-        optimal = graph.solve(utilities, policy=True)
-        dist = graph.distribution(optimal, turn.root)
-        points_play = graph.evaluate(utilities, points_policy)[turn.root]
-        for k, position in enumerate(chunk):
-            seat_scores, mover = position
-            row = values.values(position)
-            best = float(optimal.values[turn.root, k])
-            rows.append((*seat_scores, mover + 1, int(max(seat_scores) >= race.target),
-                         repr(best), repr(float(row[WIN * n + mover])),
-                         repr(float(points_play[k])), repr(best - float(points_play[k])),
-                         repr(float(dist[k] @ scores)), repr(float(dist[k, 0]))))
+    for (seat_scores, mover), (best, points_play, expected, p_zero) in zip(positions,
+                                                                           measures.tolist()):
+        p_win = float(values.values((seat_scores, mover))[WIN * n + mover])
+        rows.append((*seat_scores, mover + 1, int(max(seat_scores) >= race.target), repr(best),
+                     repr(p_win), repr(points_play), repr(best - points_play), repr(expected),
+                     repr(p_zero)))
     header = [f"score_{s + 1}" for s in range(n)] + [
         "mover", "final_round", "value", "p_win", "value_points_turn", "regret",
         "expected_points", "p_zero"]
     files = write_table(out, "race_positions", header, rows)
-    regrets = np.array([float(r[n + 5]) for r in rows])
+    regrets = measures[:, 0] - measures[:, 1]
     summary = {"positions": len(rows), "residual": values.residual,
                "value_first_seat": float(values.values(race.start())[VALUE * n]),
                "positions_where_points_play_loses": int(np.sum(regrets > 1e-9)),
