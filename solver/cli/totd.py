@@ -25,6 +25,8 @@ from solver.games.totd_pools import parse_focus
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 exact_option = click.option("--exact", is_flag=True, help="Also compute exact rational values.")
+dice_file_option = click.option("--dice-file", type=str, default=None,
+                                help="A corrected copy of solver/data/time_of_the_daleks.json.")
 
 
 def game_options(command):
@@ -32,8 +34,7 @@ def game_options(command):
     command = click.option("--printed-faces", is_flag=True,
                            help="Variant: a change may only turn a die to a face it has "
                                 "(default: any symbol, as the issue reads the rules).")(command)
-    command = click.option("--dice-file", type=str, default=None,
-                           help="A corrected copy of solver/data/time_of_the_daleks.json.")(command)
+    command = dice_file_option(command)
     return click.option("--need", required=True,
                         help='The Challenge, e.g. "Science x2, Cunning, Tactics".')(command)
 
@@ -183,8 +184,7 @@ def help_command(need, dice_file, printed_faces, me, helper, shared, time_breach
 
 
 @totd.command("table")
-@click.option("--dice-file", type=str, default=None,
-              help="A corrected copy of solver/data/time_of_the_daleks.json.")
+@dice_file_option
 @click.option("--out", type=click.Path(file_okay=False), default="tables/time_of_the_daleks",
               show_default=True, help="Directory to write.")
 def table_command(dice_file, out) -> None:

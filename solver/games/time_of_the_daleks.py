@@ -159,11 +159,8 @@ class Adventure:
     printed_faces: bool = False  # reading 4 variant: a change may only show a face the die has
 
     def __post_init__(self) -> None:
-        total = [sum(d.pool[c] for d in self.doctors) for c in range(len(self.game.colours))]
-        for colour, (n, limit) in enumerate(zip(total, self.game.supply)):
-            if n > limit:
-                raise InputError(f"{n} {self.game.colours[colour]} dice, but the supply has "
-                                 f"only {limit}")
+        check_supply(self.game, tuple(sum(d.pool[c] for d in self.doctors)
+                                      for c in range(len(self.game.colours))))
         if self.shared.sonic:
             raise InputError("Sonic Charge tokens belong to a Doctor, not to an Any Adventure card")
         if self.printed_faces:
@@ -238,10 +235,15 @@ def check_pool_size(game: Game, pool: Pool, limit: int = POOL_LIMIT) -> Pool:
     if sum(pool) > limit:
         raise InputError(f"a dice pool holds at most {limit} dice, not {sum(pool)} "
                          f"(use `totd build` to choose which to discard)")
+    check_supply(game, pool)
+    return pool
+
+
+def check_supply(game: Game, pool: Pool) -> None:
+    """Reading 1: no more dice of a colour than the game has."""
     for colour, (n, supply) in enumerate(zip(pool, game.supply)):
         if n > supply:
             raise InputError(f"{n} {game.colours[colour]} dice, but the supply has only {supply}")
-    return pool
 
 
 def parse_reroll(game: Game, text: str) -> Reroll:

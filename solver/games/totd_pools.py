@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from solver.errors import InputError
-from solver.games.time_of_the_daleks import POOL_LIMIT, Game, Pool
+from solver.games.time_of_the_daleks import POOL_LIMIT, Game, Pool, check_supply
 
 
 def sub_pools(pool: Pool, size: int) -> Iterator[Pool]:
@@ -41,12 +41,6 @@ def parse_focus(game: Game, text: str) -> tuple[int, ...]:
     if game.black in colours:
         raise InputError(f"a Focus icon swaps a Black die for a coloured one, not {text!r}")
     return colours
-
-
-def check_supply(game: Game, pool: Pool) -> None:
-    for colour, (n, supply) in enumerate(zip(pool, game.supply)):
-        if n > supply:
-            raise InputError(f"{n} {game.colours[colour]} dice, but the supply has only {supply}")
 
 
 def check_daleks(daleks: int) -> None:
