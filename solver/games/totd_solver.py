@@ -176,7 +176,7 @@ class Solver:
     def value(self, layer: Layer) -> Values:
         """The value of every position of a layer under optimal play."""
         if layer not in self._values:
-            candidates = [(self.numbers.indicator(self.stop(layer)), 1)]
+            candidates = []
             for action in self.actions(layer):
                 if action.kind == DISCARD:
                     candidates.append(self.after_discard(action))
@@ -185,9 +185,12 @@ class Solver:
                 best = keep_values[padded_choices(self.keeps(layer, action.group),
                                                   *action.choice)].max(axis=1)
                 candidates.append((np.moveaxis(best, 0, action.group), den))
-            values, den = _best_of(candidates[1:] or candidates)
-            # stopping is worth 0 or 1: where it is 1 nothing beats it, elsewhere it adds nothing
-            self._values[layer] = np.where(self.stop(layer), den, values), den
+            stop = self.stop(layer)
+            if not candidates:
+                self._values[layer] = self.numbers.indicator(stop), 1
+            else:  # stopping is worth 1 or 0: 1 beats everything, 0 nothing
+                values, den = _best_of(candidates)
+                self._values[layer] = np.where(stop, den, values), den
         return self._values[layer]
 
     def after_keeping(self, action: Action) -> Values:
