@@ -200,3 +200,19 @@ def table_command(faces, die_file, dice, tie_rule, players, target, tie_value, q
                    f"probability in {summary['positions_where_points_play_loses']} of them "
                    f"(largest loss {summary['largest_regret']:.4f})")
     click.echo(f"manifest: {manifest}")
+
+
+@dalek.command()
+@rules_options
+@race_options
+@click.option("--out", type=click.Path(dir_okay=False), default="dalek_race.png",
+              show_default=True, help="PNG file to write.")
+def plot(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_cache,
+         out) -> None:
+    """A PNG of the two-player race: win probability over (my score, opponent's score), and
+    where playing to win differs from playing for points (needs the [plot] extra)."""
+    from solver.games.dalek_plot import plot_race
+
+    values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, False, quiet,
+                   no_cache)
+    click.echo(f"wrote {plot_race(values, Path(out))}")
