@@ -147,3 +147,28 @@ def test_tables_are_up_to_date(capsys, tmp_path: Path) -> None:
     assert ours["files"] == theirs["files"]
     rows = json.loads((tmp_path / "p_success.json").read_text())["rows"]
     assert len(rows) == 8 * 10 * 6
+
+
+def test_a_corrected_dice_file_is_used(capsys, tmp_path: Path) -> None:
+    data = json.loads((Path(__file__).parent.parent / "solver" / "data" /
+                       "time_of_the_daleks.json").read_text())
+    data["dice"]["green"]["faces"] = {"Running": 5, "Diplomacy": 1}
+    corrected = tmp_path / "dice.json"
+    corrected.write_text(json.dumps(data))
+    report = run_json(capsys, "chance", "--need", "Running", "--pool", "green=1", "--exact",
+                      "--dice-file", str(corrected))
+    assert report["p_success_exact"] == "5/6"  # one roll of the corrected die, no tools
+    shipped = run_json(capsys, "chance", "--need", "Running", "--pool", "green=1", "--exact")
+    assert shipped["p_success_exact"] == "1/2"  # Running x3 of 6 (game-facts.md)
+
+
+@pytest.mark.parametrize("content", ['{"symbols": ["A"]}', "not json",
+                                     '{"symbols": ["A"], "dice": {"black": {"supply": 8, '
+                                     '"faces": {"B": 1}}}}'])
+def test_a_malformed_dice_file_is_one_line_and_exit_2(capsys, tmp_path: Path,
+                                                      content: str) -> None:
+    broken = tmp_path / "dice.json"
+    broken.write_text(content)
+    code, _, err = run(capsys, "chance", "--need", "A", "--pool", "black=1", "--dice-file",
+                       str(broken))
+    assert code == 2 and err.startswith("dice-solver: error: dice file") and err.count("\n") == 1
