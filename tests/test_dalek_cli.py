@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_dalek_bruteforce import BruteForce
+from dalek_bruteforce import BruteForce
 
 from solver.cli import cli
 

@@ -31,7 +31,7 @@ TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS))
 sys.path.insert(0, str(TESTS.parent))
 
-from test_dalek_bruteforce import BruteForce  # noqa: E402
+from dalek_bruteforce import BruteForce  # noqa: E402
 
 from solver.games.dalek_dice import (  # noqa: E402
     Rules,
