@@ -199,3 +199,18 @@ def expected_after_reroll(adventure: Adventure, kept: list[str], rerolled: list[
         _, counts = parse_showing(GAME, " ".join(kept + faces))
         total += p * solver.value_at(solver.position((counts,)))
     return total
+
+
+@pytest.mark.parametrize("pool, rerolls", [
+    ("black=8", ("2 black", "any black", "all black")),
+    ("black=3 green=2 blue=2 red=1", ("2 black", "any blue", "all red")),
+])
+def test_float_and_exact_agree_on_eight_dice(pool: str, rerolls: tuple[str, ...]) -> None:
+    """Exact values switch from int64 to Python integers as denominators grow; a wrap-around
+    would show as a gap to the float solve."""
+    adventure = Adventure(GAME, parse_challenge(
+        GAME, "Running, Diplomacy, Science, Cunning, Tactics, Strength"), (Doctor(
+            parse_pool(GAME, pool), make_tools(GAME, 5, rerolls, ("green:Diplomacy",))),))
+    exact = Solver(adventure, exact=True)
+    assert float(exact.p_success()) == pytest.approx(Solver(adventure).p_success(), rel=1e-12)
+    assert any(den > 2 ** 63 for _, den in exact._values.values())

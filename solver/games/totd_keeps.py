@@ -74,11 +74,6 @@ class Keeps:
     def states(self) -> int:
         return self.levels[self.n][1]
 
-    @property
-    def empty(self) -> int:
-        """The keep of no die: re-roll them all."""
-        return len(self.vectors) - 1
-
     def add(self, vector: tuple[int, ...], face: int) -> tuple[int, ...]:
         """One more die showing `face`; beyond the Challenge's count it is blank."""
         grown = list(vector)

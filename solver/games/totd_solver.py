@@ -39,6 +39,7 @@ from solver.games.totd_keeps import (
 
 STOP, REROLL, SONIC, DISCARD = "stop", "reroll", "sonic", "discard"
 EITHER = -1  # the owner of an "Any Adventure" tool: either Doctor may use it
+INT64_MAX = 2 ** 63 - 1
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,9 @@ class Action:
 
 @dataclass(frozen=True)
 class Numbers:
-    """float64 probabilities, or exact integers over a denominator."""
+    """float64 probabilities, or exact integers over a denominator. Exact arrays are int64
+    while the denominator fits (every value and partial sum is at most the denominator of the
+    array it ends in), Python integers beyond."""
 
     exact: bool
 
@@ -84,7 +87,13 @@ class Numbers:
         return total ** exponent if self.exact else 1
 
     def indicator(self, mask: np.ndarray) -> np.ndarray:
-        return mask.astype(np.int64).astype(object) if self.exact else mask.astype(np.float64)
+        return mask.astype(np.int64) if self.exact else mask.astype(np.float64)
+
+    def fit(self, values: np.ndarray, den: int) -> np.ndarray:
+        """Values ready to be computed over `den` without overflow."""
+        if values.dtype == np.int64 and den > INT64_MAX:
+            return values.astype(object)
+        return values
 
     def number(self, numerator, denominator: int):
         return Fraction(int(numerator), denominator) if self.exact else float(numerator)
@@ -182,28 +191,27 @@ class Solver:
                     candidates.append(self.after_discard(action))
                     continue
                 keep_values, den = self.after_keeping(action)
-                best = keep_values[padded_choices(self.keeps(layer, action.group),
-                                                  *action.choice)].max(axis=1)
+                keeps = self.keeps(layer, action.group)
+                best = keep_values[padded_choices(keeps, *action.choice) - keeps.states].max(axis=1)
                 candidates.append((np.moveaxis(best, 0, action.group), den))
             stop = self.stop(layer)
             if not candidates:
                 self._values[layer] = self.numbers.indicator(stop), 1
             else:  # stopping is worth 1 or 0: 1 beats everything, 0 nothing
-                values, den = _best_of(candidates)
+                values, den = _best_of(self.numbers, candidates)
                 self._values[layer] = np.where(stop, den, values), den
         return self._values[layer]
 
     def after_keeping(self, action: Action) -> Values:
         """The value of keeping each keep of the action's group and re-rolling the rest, for
-        every state of the other groups (the group's keeps on axis 0)."""
+        every state of the other groups (the group's keeps on axis 0, from `keeps.states`)."""
         values, den = self.value(action.after)
         keeps = self.keeps(action.after, action.group)
         kind, count = action.choice
         lowest = {"number": keeps.n - count, "one": keeps.n - 1}.get(kind, 0)
         lowest = max(lowest, 0)
         highest = lowest if kind == "all" else keeps.n - 1
-        kept, factor = self.reroll(np.moveaxis(values, action.group, 0), keeps, lowest, highest)
-        return kept, den * factor
+        return self.reroll(np.moveaxis(values, action.group, 0), den, keeps, lowest, highest)
 
     def after_discard(self, action: Action) -> Values:
         """The value of a fresh roll of the Doctor's remaining dice (size-1 axes for them)."""
@@ -215,36 +223,42 @@ class Solver:
         """Average over fresh rolls of the given groups (their axes become size 1)."""
         for g in groups:
             keeps = self.keeps(layer, g)
-            kept, factor = self.reroll(np.moveaxis(values, g, 0), keeps, 0, 0)
-            values, den = np.moveaxis(kept[keeps.empty:], 0, g), den * factor
+            if keeps.n:
+                kept, den = self.reroll(np.moveaxis(values, g, 0), den, keeps, 0, 0)
+                values = np.moveaxis(kept[-1:], 0, g)
         return values, den
 
-    def reroll(self, front: np.ndarray, keeps: Keeps, lowest: int, highest: int) -> Values:
-        """From values of the group's states (axis 0), the value of every keep of `lowest` to
-        `highest` dice when the other dice are re-rolled (exact: over one denominator; rows of
-        other keeps are scratch)."""
+    def reroll(self, front: np.ndarray, den: int, keeps: Keeps, lowest: int,
+               highest: int) -> Values:
+        """From values of the group's states (axis 0, over `den`), the value of every keep of
+        `lowest` to `highest` dice (fewer than all) when the other dice are re-rolled, as an
+        array over the keeps from the first keep after the states (exact: over one denominator;
+        rows of other keeps are scratch)."""
         die = keeps.die
-        table = np.empty((len(keeps.vectors), *front.shape[1:]), dtype=front.dtype)
-        table[:keeps.states] = front
+        den *= self.numbers.power(die.total, keeps.n - lowest)
+        front = self.numbers.fit(front, den)
+        start = keeps.states
+        table = np.empty((keeps.levels[lowest][1] - start, *front.shape[1:]), dtype=front.dtype)
         coefficients = [(f, self.numbers.coefficient(w, die.total))
                         for f, w in enumerate(die.weights) if w]
         for m in range(keeps.n - 1, lowest - 1, -1):
             lo, hi = keeps.levels[m]
+            source, offset = (front, 0) if m == keeps.n - 1 else (table, start)
             total = None
             for f, c in coefficients:
-                term = table[keeps.successors[f, lo:hi]]
+                term = source[keeps.successors[f, lo:hi] - offset]
                 if c != 1:
                     term *= c
                 if total is None:
                     total = term
                 else:
                     total += term
-            table[lo:hi] = total
+            table[lo - start:hi - start] = total
         if self.numbers.exact:  # a keep of m dice was rolled over total ** (n - m)
             for m in range(lowest + 1, highest + 1):
                 lo, hi = keeps.levels[m]
-                table[lo:hi] *= die.total ** (m - lowest)
-        return table, self.numbers.power(die.total, keeps.n - lowest)
+                table[lo - start:hi - start] *= die.total ** (m - lowest)
+        return table, den
 
     # ---- answers -----------------------------------------------------------------------------
     def p_success(self):
@@ -316,7 +330,8 @@ class Solver:
                 if sum(rerolled) in sizes and keep not in seen:
                     seen.add(keep)
                     found.append(Option(action, rerolled,
-                                        self.numbers.number(table[(keep, *rest)], den)))
+                                        self.numbers.number(
+                                            table[(keep - keeps.states, *rest)], den)))
         return found
 
     def states(self) -> int:
@@ -328,7 +343,7 @@ def _minus(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     return (*values[:index], values[index] - amount, *values[index + 1:])
 
 
-def _best_of(candidates: list[Values]) -> Values:
+def _best_of(numbers: Numbers, candidates: list[Values]) -> Values:
     """The elementwise maximum of value arrays (broadcast), over their common denominator
     (arrays sharing a denominator are compared before any is rescaled)."""
     by_den: dict[int, np.ndarray] = {}
@@ -337,6 +352,6 @@ def _best_of(candidates: list[Values]) -> Values:
     den = lcm(*by_den)
     best = None
     for d, values in by_den.items():
-        scaled = values if d == den else values * (den // d)
+        scaled = values if d == den else numbers.fit(values, den) * (den // d)
         best = scaled if best is None else np.maximum(best, scaled)
     return best, den
