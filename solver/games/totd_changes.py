@@ -109,17 +109,23 @@ def success_grid(counts: Sequence[np.ndarray], groups: Sequence[Group], need: Se
     Challenge can be met by stopping there: a boolean array with one axis per group."""
     shape = tuple(len(c) for c in counts)
     met = np.zeros(shape, dtype=bool)
+    dice = sum(int(c.sum(axis=1).max(initial=0)) for c in counts)
     for nodes in networks:
         cuts = cut_constraints(groups, need, nodes)
-        if not cuts:
-            return np.ones(shape, dtype=bool)
-        held = np.zeros((*shape, len(cuts)), dtype=np.int64)
+        held_by_group = []  # per group, (states x cuts) dice held, shaped to broadcast
         for g, c in enumerate(counts):
-            masks = np.array([masks[g] for masks, _ in cuts]).T  # faces x cuts
+            masks = np.array([masks[g] for masks, _ in cuts], dtype=np.int16).reshape(-1, len(c[0]))
             view = [1] * len(shape) + [len(cuts)]
             view[g] = shape[g]
-            held += (c @ masks).reshape(view)
-        met |= np.all(held >= np.array([r for _, r in cuts]), axis=-1)
+            held_by_group.append((c.astype(np.int16) @ masks.T).reshape(view))
+        ok = np.ones(shape, dtype=bool)
+        for j, (_, r) in enumerate(cuts):
+            if r > dice:  # more than every die: never held
+                ok[...] = False
+                break
+            held = sum(h[..., j] for h in held_by_group)
+            ok &= held >= r
+        met |= ok
     return met
 
 
