@@ -215,11 +215,11 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
     policies: dict[int, np.ndarray] = {}  # solved position -> its result distribution
     for done, group in enumerate(groups):
         solver = _GroupSolver(graph, table, group)
-        guesses = {} if similar is None else _guesses(graph, similar, solver.members, policies)
-        group_residual, group_iterations, distributions = solver.run(tolerance, guesses)
+        members = [p for component in group for p in component]
+        guesses = {} if similar is None else _guesses(graph, similar, members, policies)
+        group_residual, group_iterations = solver.run(tolerance, guesses)
         if similar is not None:
-            for (_, rows, _, _), dist in zip(solver.batches, distributions):
-                policies.update(zip(solver.members[rows].tolist(), dist))
+            policies.update(solver.policy)
         residual = max(residual, group_residual)
         iterations = max(iterations, group_iterations)
         if exact:
@@ -234,12 +234,12 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
                     sum(len(g) for g in groups), seconds)
 
 
-def _guesses(graph: GameGraph, similar: Callable, members: np.ndarray,
+def _guesses(graph: GameGraph, similar: Callable, members: list[int],
              policies: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
     """For each member, the policy of the first solved position the game calls similar that
     has the same local model (so the same results)."""
     guesses = {}
-    for p in members.tolist():
+    for p in members:
         for other in similar(graph.positions[p]):
             q = graph.index.get(other)
             if q is not None and q in policies and graph.local_of[q] == graph.local_of[p]:
@@ -249,103 +249,126 @@ def _guesses(graph: GameGraph, similar: Callable, members: np.ndarray,
 
 
 class _GroupSolver:
-    """Policy iteration over a group of independent components, in float64."""
+    """Policy iteration over a group of independent components, in float64. Each component
+    stops as soon as its own residual is small; passes batch the components still running."""
 
     def __init__(self, graph: GameGraph, table: np.ndarray, group: list[list[int]]) -> None:
         self.graph, self.table = graph, table
-        self.members = np.array([p for component in group for p in component], dtype=np.int64)
-        self.slot = {int(p): k for k, p in enumerate(self.members)}
+        self.components = [np.array(c, dtype=np.int64) for c in group]
+        self.policy: dict[int, np.ndarray] = {}  # member -> result distribution it plays
+
+    def run(self, tolerance: float, guesses: dict[int, np.ndarray]) -> tuple[float, int]:
+        """Iterate every component to a Bellman residual below `tolerance` (or until its
+        policy repeats); returns the largest residual and the most iterations taken."""
+        loops = [self._loops(c) for c in self.components]
+        members = np.concatenate(self.components)
+        self.policy.update((p, guesses[p]) for c, looping in zip(self.components, loops)
+                           if looping for p in c.tolist() if p in guesses)
+        unknown = np.array([p for p in members.tolist() if p not in self.policy], np.int64)
+        if len(unknown):  # a best response; for a component without loops it is final
+            self._adopt(unknown, self._respond(unknown))
+        active = list(range(len(self.components)))
+        residual, iterations, seen = 0.0, 0, defaultdict(set)
+        while active and iterations < MAX_ITERATIONS:
+            iterations += 1
+            running = np.concatenate([self.components[c] for c in active])
+            self._evaluate(running)
+            active = [c for c in active if loops[c]]
+            if not active:
+                break
+            running = np.concatenate([self.components[c] for c in active])
+            response = self._respond(running)
+            gap = np.abs(response.values - self.table[running, self.graph.objective[running]])
+            still, offset = [], 0
+            for c in active:
+                size = len(self.components[c])
+                component_gap = float(gap[offset:offset + size].max())
+                offset += size
+                signature = b"".join(response.distribution_of(p).tobytes()
+                                     for p in self.components[c].tolist()) \
+                    if component_gap > tolerance else b""
+                if component_gap <= tolerance or signature in seen[c]:
+                    residual = max(residual, component_gap)  # settled (or only rounding left)
+                    continue
+                seen[c].add(signature)
+                still.append(c)
+            if still:
+                moving = np.concatenate([self.components[c] for c in still])
+                self._adopt(moving, response)
+            active = still
+        return residual, iterations
+
+    def _loops(self, component: np.ndarray) -> bool:
+        """Whether some result of a member leads back into the component."""
+        inside = set(component.tolist())
+        return any(s in inside for p in component.tolist()
+                   for s in self.graph.successors[p].tolist())
+
+    def _adopt(self, members: np.ndarray, response: _Responses) -> None:
+        for p in members.tolist():
+            self.policy[p] = response.distribution_of(p)
+
+    def _respond(self, members: np.ndarray) -> _Responses:
+        """The members' best responses to the current table, batched by local model."""
+        responses = _Responses(members)
         by_local: dict[int, list[int]] = defaultdict(list)
-        for k, p in enumerate(self.members.tolist()):
-            by_local[int(graph.local_of[p])].append(k)
-        self.batches = []
+        for k, p in enumerate(members.tolist()):
+            by_local[int(self.graph.local_of[p])].append(k)
         for local_id in sorted(by_local):
             rows = np.array(by_local[local_id], dtype=np.int64)
-            local = graph.locals[local_id]
-            succ = np.stack([graph.successors[p] for p in self.members[rows]])
-            inside = np.isin(succ, self.members)
-            self.batches.append((local, rows, succ, inside))
-        self.cyclic = any(inside.any() for *_, inside in self.batches)
-
-    def run(self, tolerance: float, guesses: dict[int, np.ndarray]
-            ) -> tuple[float, int, list[np.ndarray]]:
-        """Iterate to a Bellman residual below `tolerance`. `guesses` may give members' result
-        distributions to start from (a likely policy saves a pass). Returns the residual, the
-        iterations, and per batch the distributions of the policy the values belong to."""
-        if not self.cyclic:
-            distributions = [r.distributions() for r in self._respond()]
-            self._evaluate(distributions)
-            return 0.0, 1, distributions
-        distributions = self._starting_policy(guesses)
-        residual, seen = float("inf"), set()
-        for iteration in range(1, MAX_ITERATIONS + 1):
-            self._evaluate(distributions)
-            response = self._respond()
-            objective = self.graph.objective[self.members]
-            values = np.empty(len(self.members))
-            for (_, rows, _, _), r in zip(self.batches, response):
-                values[rows] = r.values
-            residual = float(np.max(np.abs(values - self.table[self.members, objective])))
-            if residual <= tolerance:
-                return residual, iteration, distributions
-            improved = [r.distributions() for r in response]
-            signature = b"".join(d.tobytes() for d in improved)
-            if signature in seen:  # the policy repeats: rounding, not progress, is left
-                return residual, iteration, distributions
-            seen.add(signature)
-            distributions = improved
-        return residual, MAX_ITERATIONS, distributions
-
-    def _starting_policy(self, guesses: dict[int, np.ndarray]) -> list[np.ndarray]:
-        """Guessed distributions where given; a best response to the table for the rest."""
-        starting = []
-        for k, (_, rows, _, _) in enumerate(self.batches):
-            members = self.members[rows].tolist()
-            if all(p in guesses for p in members):
-                starting.append(np.stack([guesses[p] for p in members]))
-                continue
-            response = self._respond(only=k)[k].distributions()
-            for i, p in enumerate(members):
-                if p in guesses:
-                    response[i] = guesses[p]
-            starting.append(response)
-        return starting
-
-    def _respond(self, only: int | None = None) -> list[Response | None]:
-        """Each batch's best response to the current table (or only batch `only`'s)."""
-        responses: list[Response | None] = []
-        for k, (local, rows, succ, _) in enumerate(self.batches):
-            if only is not None and k != only:
-                responses.append(None)
-                continue
-            metric = self.graph.objective[self.members[rows]]
-            utilities = self.table[succ, metric[:, None]]
-            step = local.batch
-            parts = [local.respond(utilities[i:i + step]) for i in range(0, len(rows), step)]
-            responses.append(parts[0] if len(parts) == 1 else Response(
-                np.concatenate([p.values for p in parts]),
-                lambda parts=parts: np.concatenate([p.distributions() for p in parts])))
+            local = self.graph.locals[local_id]
+            chosen = members[rows]
+            succ = np.stack([self.graph.successors[p] for p in chosen.tolist()])
+            utilities = self.table[succ, self.graph.objective[chosen][:, None]]
+            for i in range(0, len(rows), local.batch):
+                responses.add(rows[i:i + local.batch],
+                              local.respond(utilities[i:i + local.batch]))
         return responses
 
-    def _evaluate(self, distributions: list[np.ndarray]) -> None:
-        """Solve for the values of all metrics when every member plays these distributions."""
-        n = len(self.members)
+    def _evaluate(self, members: np.ndarray) -> None:
+        """Set the members' values (all metrics) to those of their current policies."""
+        n = len(members)
+        slot = {p: k for k, p in enumerate(members.tolist())}
         rhs = np.zeros((n, self.table.shape[1]))
         rows_, cols_, vals_ = [], [], []
-        for (_, rows, succ, inside), dist in zip(self.batches, distributions):
-            outside = np.where(inside, 0.0, dist)
-            rhs[rows] = np.einsum("nr,nrm->nm", outside, self.table[succ])
-            r, c = np.nonzero(inside & (dist != 0))
-            rows_.append(rows[r])
-            cols_.append(np.array([self.slot[int(s)] for s in succ[r, c]], dtype=np.int64))
-            vals_.append(dist[r, c])
-        if not self.cyclic:
-            self.table[self.members] = rhs
+        for k, p in enumerate(members.tolist()):
+            succ, dist = self.graph.successors[p], self.policy[p]
+            inside = np.array([s in slot for s in succ.tolist()])
+            rhs[k] = np.where(inside, 0.0, dist) @ self.table[succ]
+            loops = np.flatnonzero(inside & (dist != 0))
+            rows_.extend([k] * len(loops))
+            cols_.extend(slot[int(s)] for s in succ[loops])
+            vals_.extend(dist[loops].tolist())
+        if not rows_:
+            self.table[members] = rhs
             return
-        matrix = sp.identity(n, format="csr") - sp.csr_matrix(
-            (np.concatenate(vals_), (np.concatenate(rows_), np.concatenate(cols_))), shape=(n, n))
-        solution = spla.spsolve(matrix.tocsc(), rhs)
-        self.table[self.members] = solution.reshape(n, -1)
+        matrix = sp.identity(n, format="csr") - sp.csr_matrix((vals_, (rows_, cols_)),
+                                                              shape=(n, n))
+        self.table[members] = spla.spsolve(matrix.tocsc(), rhs).reshape(n, -1)
+
+
+class _Responses:
+    """Best responses of some members: values at once, each member's distribution on demand
+    (one forward pass per batch that is asked)."""
+
+    def __init__(self, members: np.ndarray) -> None:
+        self.index = {p: k for k, p in enumerate(members.tolist())}
+        self.values = np.empty(len(members))
+        self.where: dict[int, tuple[int, int]] = {}  # row -> (batch, column)
+        self.batches: list[Response] = []
+        self.computed: dict[int, np.ndarray] = {}
+
+    def add(self, rows: np.ndarray, response: Response) -> None:
+        self.values[rows] = response.values
+        for column, row in enumerate(rows.tolist()):
+            self.where[row] = (len(self.batches), column)
+        self.batches.append(response)
+
+    def distribution_of(self, member: int) -> np.ndarray:
+        batch, column = self.where[self.index[member]]
+        if batch not in self.computed:
+            self.computed[batch] = self.batches[batch].distributions()
+        return self.computed[batch][column]
 
 
 def _exact_component(graph: GameGraph, floats: np.ndarray, table: list[list[Fraction]],

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
              first: int, values: np.ndarray, floor_gap: np.ndarray, chosen: np.ndarray,
              record: bool) -> None:
@@ -56,7 +56,7 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
                     values[node, b] = max(values[node, b], values[c, b])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
             first: int, root: int, chosen: np.ndarray, mass: np.ndarray) -> None:
     """Push probability 1 from the root down the chosen edges; mass must start at zero."""
@@ -77,7 +77,7 @@ def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: 
                 mass[child[lo + chosen[node, b]], b] += m
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def backward_fixed(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray,
                    is_chance: np.ndarray, first: int, values: np.ndarray,
                    policy: np.ndarray) -> None:

@@ -14,7 +14,9 @@ denominator per block, so it needs no Fraction arithmetic in the hot loop.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -23,6 +25,10 @@ from operator import mul
 import numpy as np
 
 from solver.engine import kernels
+
+WORKERS = min(2, os.cpu_count() or 1)  # each pass is split in column halves across two threads
+MIN_COLUMNS = 2  # a half narrower than this is not worth a thread
+_POOL = ThreadPoolExecutor(max_workers=WORKERS)
 
 CHANCE = "chance"
 CHOICE = "choice"
@@ -158,9 +164,10 @@ class TurnGraph:
         for block in self.blocks:
             counts[block.start:block.stop] = np.diff(block.indptr)
             is_chance[block.start:block.stop] = block.kind == CHANCE
-        indptr = np.concatenate([[0], np.cumsum(counts)])
-        child = np.concatenate([b.child for b in self.blocks]) if self.blocks else \
-            np.empty(0, np.int64)
+        index = np.int32 if self.size < 2**31 and counts.sum() < 2**31 else np.int64
+        indptr = np.concatenate([[0], np.cumsum(counts)]).astype(index)
+        child = (np.concatenate([b.child for b in self.blocks]) if self.blocks else
+                 np.empty(0, np.int64)).astype(index)
         prob = np.concatenate([b.prob if b.kind == CHANCE else np.zeros(len(b.child))
                                for b in self.blocks]) if self.blocks else np.empty(0)
         self._flat_cache = (indptr, child, prob, is_chance)
@@ -170,6 +177,15 @@ class TurnGraph:
         """Values of every node for a batch of utility vectors (batch x n_results); with
         `policy`, each choice node's chosen child per batch column (first near-best)."""
         utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
+        halves = _split(utilities.shape[0])
+        parts = _parallel([lambda part=part: self._backward(utilities[part], policy)
+                           for part in halves])
+        if len(parts) == 1:
+            return parts[0]
+        return FloatSolution(np.hstack([p.values for p in parts]),
+                             np.hstack([p.chosen for p in parts]) if policy else None)
+
+    def _backward(self, utilities: np.ndarray, policy: bool) -> FloatSolution:
         batch = utilities.shape[0]
         values = np.empty((self.size, batch), dtype=np.float64)
         values[: self.n_results] = utilities.T
@@ -196,11 +212,17 @@ class TurnGraph:
         follows the solution's choices."""
         if solution.chosen is None:
             raise ValueError("solve with policy=True first")
-        mass = np.zeros_like(solution.values)
         indptr, child, prob, is_chance = self._flat()
-        kernels.forward(indptr, child, prob, is_chance, self.n_results, root, solution.chosen,
-                        mass)
-        return mass[: self.n_results].T.copy()
+
+        def forward(part: slice) -> np.ndarray:
+            chosen = np.ascontiguousarray(solution.chosen[:, part])
+            mass = np.zeros((self.size, chosen.shape[1]))
+            kernels.forward(indptr, child, prob, is_chance, self.n_results, root, chosen, mass)
+            return mass[: self.n_results].T
+
+        parts = _parallel([lambda part=part: forward(part)
+                           for part in _split(solution.values.shape[1])])
+        return np.vstack(parts)
 
     # ---- exact pass -------------------------------------------------------------------------
     def solve_exact(self, utilities: Sequence[Fraction], root: int | None = None) -> ExactSolution:
@@ -305,6 +327,23 @@ class TurnGraph:
                 for e in range(lo, hi):
                     mass[child[e]] += share * block.weight[e]
         return [Fraction(m, total) for m in mass[: self.n_results]]
+
+
+def _split(batch: int) -> list[slice]:
+    """Column ranges for the worker threads: halves on a machine with two cores or more, when
+    the batch is wide enough to share."""
+    if batch < 2 * MIN_COLUMNS or WORKERS < 2:
+        return [slice(0, batch)]
+    half = (batch + 1) // 2
+    return [slice(0, half), slice(half, batch)]
+
+
+def _parallel(tasks: list) -> list:
+    """Run the tasks (compiled passes that release the GIL) side by side, results in order."""
+    if len(tasks) == 1:
+        return [tasks[0]()]
+    futures = [_POOL.submit(task) for task in tasks]
+    return [f.result() for f in futures]
 
 
 def _first_max(gathered: np.ndarray, floor: np.ndarray, indptr: np.ndarray) -> np.ndarray:
