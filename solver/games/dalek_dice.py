@@ -149,7 +149,8 @@ def parse_rules(faces: str | None = None, die_file: str | None = None, dice: int
         raise InputError("give the die as --faces or as --die-file, not both")
     if die_file is not None:
         faces = read_die_file(die_file)
-    return Rules(Die.parse("Dalek Dice", faces or DEFAULT_FACES), dice, tie_rule)
+    return Rules(Die.parse("Dalek Dice", DEFAULT_FACES if faces is None else faces), dice,
+                 tie_rule)
 
 
 def read_die_file(path: str) -> str:

@@ -361,6 +361,7 @@ def position_options(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ..
     """Every legal keep for a roll made from `state`, each followed by stop or roll where both
     are allowed. Empty when the third Doctor ends the turn (rule 5)."""
     rules = turn.rules
+    _check_roll(state, rolled)
     single = keeps_for(rules, np.array([rolled], dtype=np.int64), sum(rolled))
     opts = options(rules, np.array([_fields(state)], dtype=np.int64), single)
     result = []
@@ -376,6 +377,11 @@ def position_options(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ..
             result.append(TurnOption(tuple(keep), STOP, rules.stop_score(after_state)))
             result.append(TurnOption(tuple(keep), ROLL, turn.chance_node(after_state)))
     return result
+
+
+def _check_roll(state: TurnState, rolled: tuple[int, ...]) -> None:
+    if sum(rolled) != state.to_roll:
+        raise InputError(f"the roll shows {sum(rolled)} dice but {state.to_roll} were rolled")
 
 
 def check_position(rules: Rules, state: TurnState) -> None:
@@ -452,6 +458,7 @@ def place(rules: Rules, state: TurnState, rolled: tuple[int, ...], keep: tuple[i
     """Play one roll by the rules: set aside, the Doctor's check, then keep `keep` (counts over
     the faces; only Humans and Daleks). Returns the state after keeping and the turn's score if
     the turn is now over (None while the player may stop or roll)."""
+    _check_roll(state, rolled)
     single = keeps_for(rules, np.array([rolled], dtype=np.int64), sum(rolled))
     opts = options(rules, np.array([_fields(state)], dtype=np.int64), single)
     if opts.intervenes[0, 0]:
