@@ -74,9 +74,9 @@ def test_peter_stopping_before_his_last_roll_scores_10(rules: Rules) -> None:
 
 def test_english_second_roll_of_peter_cannot_be_replayed(rules: Rules) -> None:
     """The English copy's second roll (Humans 4, 4; Daleks 2; 1 Doctor) shows four dice though
-    Peter rolls five, and lacks the Dalek 3 Peter keeps: the engine refuses that keep."""
+    Peter rolls five (and lacks the Dalek 3 Peter keeps): the engine refuses the roll."""
     state, _ = play(rules, rules.start(), "H4 H2 H2 D3 D3 D3 D3 D2 DOC DOC", "H4 H2 D3 D3")
     english = parse_roll(rules, "H4 H4 D2 DOC")
     assert sum(english) == 4 != state.to_roll == 5
-    with pytest.raises(InputError, match="not allowed"):
+    with pytest.raises(InputError, match="shows 4 dice but 5 were rolled"):
         place(rules, state, english, parse_roll(rules, "H4 D3"))
