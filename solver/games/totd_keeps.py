@@ -40,8 +40,7 @@ def reduce_die(faces: tuple[int, ...], weights: tuple[int, ...], need: tuple[int
     """The reduced form of a die whose faces are symbol indices."""
     kept = [(s, w) for s, w in zip(faces, weights) if need[s] > 0]
     blank = sum(weights) - sum(w for _, w in kept)
-    return ReducedDie((*tuple(s for s, _ in kept), BLANK),
-                      (*tuple(w for _, w in kept), blank),
+    return ReducedDie((*(s for s, _ in kept), BLANK), (*(w for _, w in kept), blank),
                       tuple(need[s] for s, _ in kept))
 
 
@@ -114,26 +113,20 @@ class Keeps:
         return keeps
 
 
-
 RANGES = {"number": lambda n, k: range(1, k + 1), "any": lambda n, k: range(1, n + 1),
           "all": lambda n, k: range(n, n + 1), "one": lambda n, k: range(1, 2)}
 
 
 @cache
-def choices(keeps: Keeps, kind: str, count: int) -> tuple[tuple[int, ...], ...]:
-    """Per state, the keeps a re-roll allows: "number" re-rolls 1 to `count` dice, "any" 1 or
-    more, "all" every die, "one" exactly one (a Sonic re-roll)."""
-    rerolled = RANGES[kind](keeps.n, count)
-    return tuple(tuple(keeps.sub_keeps(s, rerolled)) for s in range(keeps.states))
-
-
-@cache
 def padded_choices(keeps: Keeps, kind: str, count: int) -> np.ndarray:
-    """`choices` as a (states x most choices) index array, short rows padded with their first
-    keep (a repeat cannot change a maximum)."""
-    rows = choices(keeps, kind, count)
+    """Per state, the keeps a re-roll allows ("number": 1 to `count` dice re-rolled, "any": 1
+    or more, "all": every die, "one": exactly one, a Sonic re-roll), as a (states x most
+    choices) index array whose short rows repeat their first keep (a repeat cannot change a
+    maximum)."""
+    rerolled = RANGES[kind](keeps.n, count)
+    rows = [keeps.sub_keeps(s, rerolled) for s in range(keeps.states)]
     width = max(len(r) for r in rows)
-    return np.array([r + (r[0],) * (width - len(r)) for r in rows], dtype=np.int64)
+    return np.array([r + r[:1] * (width - len(r)) for r in rows], dtype=np.int64)
 
 
 @cache

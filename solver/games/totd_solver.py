@@ -65,7 +65,7 @@ class Action:
 
     @property
     def choice(self) -> tuple[str, int]:
-        """Which keeps the action allows (see totd_keeps.choices)."""
+        """Which keeps the action allows (see totd_keeps.padded_choices)."""
         if self.kind == SONIC:
             return "one", 0
         return self.icon[1].kind, self.icon[1].count
