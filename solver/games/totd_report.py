@@ -65,36 +65,39 @@ class Table:
     groups: tuple[Group, ...]
     showing: tuple[tuple[tuple[int, ...], ...], ...]  # [doctor][colour] counts over die faces
 
+    def faces(self, g: int) -> list[str]:
+        """The faces group g's dice show, in the die's face order."""
+        group = self.groups[g]
+        return [f for f, n in zip(self.game.dice[group.colour].faces,
+                                  self.showing[group.doctor][group.colour]) for _ in range(n)]
+
+    def unneeded(self, g: int) -> list[str]:
+        """The faces of group g's dice that the Challenge does not need."""
+        return [f for f in self.faces(g)
+                if self.game.symbols.index(f) not in self.groups[g].die.symbols]
+
     def dice(self, g: int) -> list[list[str]]:
         """Group g's dice by reduced face: needed symbols up to the Challenge's count, then the
         blank dice (faces not needed first, then surplus)."""
-        group = self.groups[g]
-        die = self.game.dice[group.colour]
-        faces = [f for f, n in zip(die.faces, self.showing[group.doctor][group.colour])
-                 for _ in range(n)]
-        symbols = [self.game.symbols.index(f) for f in faces]
-        buckets: list[list[str]] = [[] for _ in group.die.symbols]
+        die = self.groups[g].die
+        buckets: list[list[str]] = [[] for _ in die.symbols]
         surplus = []
-        for face, symbol in zip(faces, symbols):
-            if symbol not in group.die.symbols:
-                buckets[-1].append(face)
-                continue
-            f = group.die.symbols.index(symbol)
-            (buckets[f] if len(buckets[f]) < group.die.caps[f] else surplus).append(face)
-        buckets[-1] += surplus
+        for face in self.faces(g):
+            symbol = self.game.symbols.index(face)
+            if symbol in die.symbols:
+                f = die.symbols.index(symbol)
+                (buckets[f] if len(buckets[f]) < die.caps[f] else surplus).append(face)
+        buckets[-1] = self.unneeded(g) + surplus
         return buckets
 
     def name_rerolled(self, g: int, counts: tuple[int, ...]) -> list[str]:
         """Real dice of group g, as "colour:Face", for counts over its reduced faces where a
         needed symbol means any die showing it and blank a die showing an unneeded face."""
         group = self.groups[g]
-        colour = self.game.colours[group.colour]
-        blank = [f for f, n in zip(self.game.dice[group.colour].faces,
-                                   self.showing[group.doctor][group.colour]) for _ in range(n)
-                 if self.game.symbols.index(f) not in group.die.symbols]
         names = [self.game.symbols[s] for s, n in zip(group.die.symbols[:-1], counts)
                  for _ in range(n)]
-        return [f"{colour}:{face}" for face in names + blank[:counts[-1]]]
+        return [f"{self.game.colours[group.colour]}:{face}"
+                for face in names + self.unneeded(g)[:counts[-1]]]
 
 
 def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], ...],
