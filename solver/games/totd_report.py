@@ -10,7 +10,6 @@ from solver.errors import InputError
 from solver.games.time_of_the_daleks import (
     HELP_SIZES,
     POOL_LIMIT,
-    SONIC_CHANGE,
     SONIC_REROLL,
     TIME_BREACH_LOSS,
     Adventure,
@@ -22,7 +21,7 @@ from solver.games.time_of_the_daleks import (
     parse_challenge,
     pool_text,
 )
-from solver.games.totd_changes import change_networks, witness
+from solver.games.totd_changes import witness
 from solver.games.totd_keeps import Group
 from solver.games.totd_pools import builds, splits
 from solver.games.totd_solver import DISCARD, EITHER, SONIC, Option, Solver
@@ -139,9 +138,7 @@ def stop_changes(solver: Solver, table: Table, state: tuple[int, ...]) -> list[s
     """The changes that meet the Challenge on stopping here ([] if none are needed), or None."""
     adventure = solver.adventure
     counts = [solver.keeps(solver.start, g).vectors[s] for g, s in enumerate(state)]
-    networks = change_networks(adventure, solver.groups,
-                               [d.tools.sonic // SONIC_CHANGE for d in adventure.doctors])
-    rewrites = witness(counts, solver.groups, adventure.need, networks)
+    rewrites = witness(counts, solver.groups, adventure.need, solver.networks(solver.start))
     if rewrites is None:
         return None
     buckets = {g: table.dice(g) for g in range(len(solver.groups))}

@@ -27,7 +27,7 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.games.time_of_the_daleks import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
-from solver.games.totd_changes import change_networks, success_grid
+from solver.games.totd_changes import ChangeNode, change_networks, success_grid
 from solver.games.totd_keeps import (
     RANGES,
     Group,
@@ -174,13 +174,17 @@ class Solver:
     def stop(self, layer: Layer) -> np.ndarray:
         """True where stopping (and making the best changes still in hand) meets the
         Challenge."""
-        changes = tuple(t // SONIC_CHANGE for t in layer.tokens)
-        key = (layer.blacks, changes)
+        key = (layer.blacks, tuple(t // SONIC_CHANGE for t in layer.tokens))
         if key not in self._stops:
             counts = [self.keeps(layer, g).counts for g in range(len(self.groups))]
-            networks = change_networks(self.adventure, self.groups, changes)
-            self._stops[key] = success_grid(counts, self.groups, self.adventure.need, networks)
+            self._stops[key] = success_grid(counts, self.groups, self.adventure.need,
+                                            self.networks(layer))
         return self._stops[key]
+
+    def networks(self, layer: Layer) -> list[tuple[ChangeNode, ...]]:
+        """The changes in hand when stopping in this layer (totd_changes.change_networks)."""
+        return change_networks(self.adventure, self.groups,
+                               tuple(t // SONIC_CHANGE for t in layer.tokens))
 
     def value(self, layer: Layer) -> Values:
         """The value of every position of a layer under optimal play."""
