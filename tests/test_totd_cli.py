@@ -172,3 +172,18 @@ def test_a_malformed_dice_file_is_one_line_and_exit_2(capsys, tmp_path: Path,
     code, _, err = run(capsys, "chance", "--need", "A", "--pool", "black=1", "--dice-file",
                        str(broken))
     assert code == 2 and err.startswith("dice-solver: error: dice file") and err.count("\n") == 1
+
+
+def test_the_accepted_spellings_read_alike() -> None:
+    from solver.games.time_of_the_daleks import parse_doctor, parse_reroll
+
+    need = parse_challenge(GAME, "Science x2, Cunning")
+    assert need == (0, 0, 2, 1, 0, 0)
+    for text in ("science X2 cunning", "Science x 2, Cunning", "Science*2, Cunning",
+                 "Science, Science, Cunning"):
+        assert parse_challenge(GAME, text) == need, text
+    assert parse_reroll(GAME, "up to 2 Black") == parse_reroll(GAME, "2 black")
+    doctor = parse_doctor(GAME, "black=4 blue=2; sonic 3; reroll any blue; change green:Diplomacy",
+                          needs_pool=True)
+    assert doctor == Doctor(parse_pool(GAME, "black=4 blue=2"),
+                            make_tools(GAME, 3, ("any blue",), ("green:Diplomacy",)))

@@ -187,7 +187,7 @@ _MULTIPLIER = re.compile(r"^[x\u00d7*](\d+)$", re.IGNORECASE)
 def parse_challenge(game: Game, text: str) -> tuple[int, ...]:
     """A Challenge such as "Science x2, Cunning, Tactics" as counts per symbol (reading 2)."""
     need = [0] * len(game.symbols)
-    tokens = text.replace(",", " ").split()
+    tokens = text.replace(",", " ").replace("*", " *").replace("\u00d7", " \u00d7").split()
     last = None
     i = 0
     while i < len(tokens):
@@ -247,9 +247,9 @@ def check_supply(game: Game, pool: Pool) -> None:
 
 
 def parse_reroll(game: Game, text: str) -> Reroll:
-    """A re-roll icon: "2 black" (up to 2), "any blue" or "all red"."""
+    """A re-roll icon: "2 black" (or "up to 2 black"), "any blue" or "all red"."""
     words = text.strip().lower().split()
-    if len(words) == 3 and words[0] == "up" and words[1] == "to":
+    if words[:2] == ["up", "to"]:
         words = words[2:]
     if len(words) != 2:
         raise InputError(f"cannot read the re-roll {text!r} (write \"2 black\", \"any blue\" "
