@@ -150,8 +150,8 @@ def build(need, dice_file, printed_faces, added, focuses, daleks, sonic, rerolls
 @totd.command("help")
 @game_options
 @click.option("--me", required=True,
-              help='The helped Doctor: pool and tools, e.g. "black=6 blue=2; sonic 3; '
-                   'reroll 2 black; change green:Diplomacy".')
+              help='The helped Doctor: gathered pool (before discarding) and tools, e.g. '
+                   '"black=6 blue=2; sonic 3; reroll 2 black; change green:Diplomacy".')
 @click.option("--helper", default="", help='The helping Doctor\'s tools, e.g. "sonic 2; '
                                            'reroll any red".')
 @click.option("--any-adventure", "shared", default="",
