@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
 from solver import __version__
 from solver.cli.common import fail
-from solver.cli.dalek import dalek
-from solver.cli.pig import pig
-from solver.cli.totd import totd
 from solver.errors import InputError
 
+GAMES = {  # command -> module holding its click group (same name); imported only when used
+    "dalek": "solver.cli.dalek",
+    "pig": "solver.cli.pig",
+    "totd": "solver.cli.totd",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+class Games(click.Group):
+    """Loads a game's commands only when that game is asked for, so a query pays only for the
+    libraries its own game needs (a cold start is part of every query's time)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(GAMES) | set(super().list_commands(ctx)))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in GAMES:
+            return getattr(importlib.import_module(GAMES[name]), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=Games,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="dice-solver")
 def cli() -> None:
     """Exact probabilities and provably optimal play for dice games."""
 
-
-cli.add_command(dalek)
-cli.add_command(pig)
-cli.add_command(totd)
 
 
 def main(argv: list[str] | None = None) -> None:

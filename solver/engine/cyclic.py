@@ -26,10 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
-import networkx as nx
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from solver.engine.local import Response
 
@@ -144,6 +141,7 @@ def components(graph: GameGraph) -> list[list[list[int]]]:
     raise the progress cannot close a cycle). Levels are solved from the highest progress down;
     within a level, the condensation's topological generations from the last one back: the
     components of one generation do not depend on each other."""
+    import networkx as nx  # here, not at the top: importing it is a large part of a cold start
     digraph = nx.DiGraph()
     digraph.add_nodes_from(range(graph.size))
     for p, row in enumerate(graph.successors):
@@ -327,6 +325,9 @@ class _GroupSolver:
 
     def _evaluate(self, members: np.ndarray) -> None:
         """Set the members' values (all metrics) to those of their current policies."""
+        import scipy.sparse as sp  # here, not at the top: a cold start pays only when solving
+        import scipy.sparse.linalg as spla
+
         n = len(members)
         slot = {p: k for k, p in enumerate(members.tolist())}
         rhs = np.zeros((n, self.table.shape[1]))

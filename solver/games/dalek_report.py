@@ -61,7 +61,7 @@ def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
     points, or the win probability each score leads to) and its regret, best first; ties keep
     the solver's canonical order. With `exact_utility`, exact values decide the order."""
     rules, graph = turn.rules, turn.graph
-    floats = graph.solve(np.asarray(utility, dtype=np.float64)).values[:, 0]
+    floats = graph.values(np.asarray(utility, dtype=np.float64))
     exact = None if exact_utility is None else graph.solve_exact(exact_utility)
     opts = position_options(turn, state, rolled)
     doc, ext = rules.count(rolled, "DOC"), rules.count(rolled, "EXT")

@@ -1,0 +1,195 @@
+"""What the Strike commands report, as plain data (the CLI formats it), and the tables.
+
+Values are the mover's objective: P(win), or expected points under --scoring points (the engine
+maximises minus the points; reports turn them back into points, so lower is better there).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from solver.engine.cyclic import Solution
+from solver.formatting import exact_text
+from solver.games.strike import (
+    MID,
+    PHASE_NAMES,
+    SETUP,
+    START,
+    Position,
+    Strike,
+    placement_options,
+    representative,
+)
+from solver.games.strike_solve import solve_strike
+from solver.tables import write_manifest, write_table
+
+SWEEP_HITS = tuple(Fraction(n, d) for n, d in
+                   ((0, 1), (1, 10), (1, 6), (1, 4), (1, 3), (1, 2), (2, 3), (3, 4), (5, 6),
+                    (9, 10), (1, 1)))
+
+
+def parameters(game: Strike, edition: int | None = None) -> dict:
+    """The model a result belongs to (docs/rules_strike.md, readings 1-8)."""
+    result = {"game": "strike", "players": game.players, "dice": game.dice,
+              "hit": exact_text(game.hit), "miss": exact_text(game.miss),
+              "scoring": game.scoring}
+    if edition is not None:
+        result["edition"] = edition
+    return result
+
+
+def seat_values(game: Strike, solution: Solution, position: Position, exact: bool
+                ) -> list[dict]:
+    """Each seat's value at a position: P(win), and expected points under points scoring."""
+    row = solution.values(position)
+    exact_row = solution.exact_values(position) if exact else None
+    n = game.players
+    seats = []
+    for seat in range(n):
+        if game.scoring == "win":
+            entry: dict = {"seat": seat + 1, "value": float(row[seat]), "p_win": float(row[seat])}
+            if exact_row is not None:
+                entry["value_exact"] = entry["p_win_exact"] = exact_text(exact_row[seat])
+        else:
+            entry = {"seat": seat + 1, "value": -float(row[seat]),
+                     "expected_points": -float(row[seat]), "p_win": float(row[n + seat])}
+            if exact_row is not None:
+                entry["value_exact"] = entry["expected_points_exact"] = \
+                    exact_text(-exact_row[seat])
+                entry["p_win_exact"] = exact_text(exact_row[n + seat])
+        seats.append(entry)
+    return seats
+
+
+def option_values(solution: Solution, position: Position, exact: bool
+                  ) -> tuple[np.ndarray, list[Fraction] | None]:
+    """The mover's metric for each option of the position's local model (float, exact)."""
+    p = solution.graph.index[position]
+    local = solution.graph.locals[int(solution.graph.local_of[p])]
+    floats = local.values(solution.utilities(position))[0]
+    if not exact:
+        return floats, None
+    utilities = solution.exact_utilities(position)
+    return floats, [sum((q * u for q, u in zip(row, utilities) if q), Fraction(0))
+                    for row in local.exact]
+
+
+def labelled_options(game: Strike, position: Position, numbers: list[int]) -> list[tuple[str, int]]:
+    """The mover's options as a player names them, each with its option number in the
+    position's local model (several setup numbers can make the same arena)."""
+    if position.phase == SETUP:
+        arenas = game.placements(position.arena)[1]
+        return [(f"place {n}", arenas.index(arena)) for n, arena in placement_options(numbers)]
+    if not position.arena:
+        stock = position.stocks[position.mover]
+        return [(f"throw all {stock} (the big hit)", 0)]
+    if position.phase == MID:
+        return [("stop", 0), ("throw again", 1)]
+    return [("throw", 0)]
+
+
+def best_move(game: Strike, solution: Solution, position: Position, numbers: list[int],
+              exact: bool) -> dict:
+    """The mover's options with their values and regrets, best first (ties keep the order
+    above: stop before throwing, lower numbers first)."""
+    floats, exacts = option_values(solution, position, exact)
+    sign = 1 if game.scoring == "win" else -1
+    rows = []
+    for name, option in labelled_options(game, position, numbers):
+        row: dict = {"option": name, "value": sign * float(floats[option])}
+        order = exacts[option] if exacts is not None else float(floats[option])
+        rows.append((-order, len(rows), row, order))
+    rows.sort(key=lambda r: r[:2])
+    best = rows[0][3]
+    for _, _, row, order in rows:
+        row["regret"] = float(best - order)
+        if exacts is not None:
+            row["value_exact"] = exact_text(sign * order)
+            row["regret_exact"] = exact_text(best - order)
+    report = {**parameters(game), "seat": position.mover + 1,
+              "arena": numbers, "stocks": list(position.stocks),
+              "phase": PHASE_NAMES[position.phase],
+              "big_hit": position.phase == START and not position.arena,
+              "objective": "P(win)" if game.scoring == "win" else "expected points (lower wins)",
+              "best": rows[0][2]["option"], "value": rows[0][2]["value"],
+              "options": [r[2] for r in rows],
+              "seats": seat_values(game, solution, position, exact)}
+    if exacts is not None:
+        report["value_exact"] = rows[0][2]["value_exact"]
+    return report
+
+
+def placement_line(game: Strike, solution: Solution) -> list[dict]:
+    """The placements of optimal play from the start, as numbers (group k shows k + 1; the
+    lowest best number is named, as every number making the same arena is equally good)."""
+    position, numbers, line = game.start(), [], []
+    while position.phase == SETUP:
+        floats, _ = option_values(solution, position, False)
+        options = labelled_options(game, position, numbers)
+        best = max(range(len(options)), key=lambda k: (floats[options[k][1]], -k))
+        number = best + 1
+        alternatives = {options[k][1] for k in range(len(options))}
+        line.append({"seat": position.mover + 1, "number": number,
+                     "same_as_earlier": number in numbers,
+                     "choices_differ": len(alternatives) > 1})
+        numbers = [*numbers, number]
+        successors = game.successors(position)
+        position = successors[options[best][1]]
+    return line
+
+
+def game_summary(game: Strike, solution: Solution, exact: bool, edition: int) -> dict:
+    """Each seat's value at the start (after optimal placements) and how the solve went."""
+    return {**parameters(game, edition), "seats": seat_values(game, solution, game.start(), exact),
+            "placements": placement_line(game, solution), "residual": solution.residual,
+            "positions": solution.graph.size, "components": solution.components,
+            "iterations": solution.iterations, "seconds": solution.seconds}
+
+
+def _policy_rows(game: Strike, solution: Solution) -> list[tuple]:
+    """One row per position: who moves, stocks, arena, phase, each seat's P(win), the best
+    option and, mid-turn, the mover's P(win) after stopping and after throwing again."""
+    rows = []
+    for position in sorted(solution.graph.positions,
+                           key=lambda p: (-p.phase, p.stocks, p.mover, p.arena)):
+        numbers = representative(position.arena)
+        floats, _ = option_values(solution, position, False)
+        options = labelled_options(game, position, numbers)
+        best = max(range(len(options)), key=lambda k: (floats[options[k][1]], -k))
+        values = solution.values(position)
+        stop = throw = ""
+        if position.phase == MID:
+            stop, throw = repr(float(floats[0])), repr(float(floats[1]))
+        rows.append((position.mover + 1, *position.stocks, " ".join(map(str, numbers)),
+                     PHASE_NAMES[position.phase], options[best][0],
+                     *(repr(float(values[s])) for s in range(game.players)), stop, throw))
+    return rows
+
+
+def write_tables(out: Path, command: str) -> tuple[Path, dict]:
+    """tables/strike: the throw-again/stop policy and P(win) of every position (2 players,
+    default model) and the value at the start as a function of --hit."""
+    game = Strike()
+    solution = solve_strike(game, game.start())
+    header = ["mover", "stock_seat1", "stock_seat2", "arena", "phase", "best", "p_win_seat1",
+              "p_win_seat2", "mover_p_win_if_stop", "mover_p_win_if_throw"]
+    files = write_table(out, "policy", header, _policy_rows(game, solution))
+    sweep = []
+    for hit in SWEEP_HITS:
+        swept = Strike(hit=hit)
+        result = solve_strike(swept, swept.start())
+        line = placement_line(swept, result)
+        sweep.append((exact_text(hit), repr(float(result.values(swept.start())[0])),
+                      "same" if line[1]["same_as_earlier"] else "different",
+                      result.graph.size, f"{result.residual:.1e}"))
+    files += write_table(out, "hit_sweep", ["hit", "p_win_seat1", "seat2_places",
+                                             "positions", "residual"], sweep)
+    summary = {"positions": solution.graph.size,
+               "p_win_seat1": float(solution.values(game.start())[0]),
+               "residual": solution.residual,
+               "sweep_hits": [exact_text(h) for h in SWEEP_HITS]}
+    return write_manifest(out, files, command, parameters(game, 31), summary), summary
+
