@@ -14,6 +14,7 @@ from solver.errors import InputError
 GAMES = {  # command -> module holding its click group (same name); imported only when used
     "dalek": "solver.cli.dalek",
     "pig": "solver.cli.pig",
+    "strike": "solver.cli.strike",
     "totd": "solver.cli.totd",
 }
 
