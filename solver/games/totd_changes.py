@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
-import networkx as nx
 import numpy as np
 
 from solver.games.time_of_the_daleks import SONIC_CHANGE, Adventure
@@ -144,6 +143,8 @@ def witness(counts: Sequence[tuple[int, ...]], groups: Sequence[Group], need: Se
             networks: Sequence[tuple[ChangeNode, ...]]) -> list[Rewrite] | None:
     """The changes that meet the Challenge from one position (counts[g] over group g's reduced
     faces), found by max-flow; None when it cannot be met."""
+    import networkx as nx  # here, not at the top: only best-move needs it (0.3 s to import)
+
     for nodes in networks:
         graph = flow_network(counts, groups, need, nodes)
         value, flow = nx.maximum_flow(graph, "source", "sink")
@@ -159,9 +160,11 @@ def witness(counts: Sequence[tuple[int, ...]], groups: Sequence[Group], need: Se
 
 
 def flow_network(counts: Sequence[tuple[int, ...]], groups: Sequence[Group], need: Sequence[int],
-                 nodes: Sequence[ChangeNode]) -> nx.DiGraph:
-    """The network of the module docstring for one position (edges without capacity are
-    unbounded)."""
+                 nodes: Sequence[ChangeNode]):
+    """The network of the module docstring for one position, as a networkx DiGraph (edges
+    without capacity are unbounded)."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_node("sink")
     for g, group in enumerate(groups):
