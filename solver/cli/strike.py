@@ -150,7 +150,7 @@ def best_move(arena, stocks, mid_turn, setup, players, hit, miss, edition, dice,
     rows = [(o["option"], f"{o['value']:.12f}", f"{o['regret']:.12f}")
             + ((o["value_exact"],) if exact else ()) for o in report["options"]]
     lines.append(table(["option", unit, "regret"] + (["exact"] if exact else []), rows))
-    lines += ["", "each seat (seat 1 = the mover; at setup, the first to place):",
+    lines += ["", f"each seat (seat 1 = {'the first to place' if setup else 'the mover'}):",
               _seat_rows(report["seats"], exact, scoring)]
     emit(report, "\n".join(lines), as_json)
 

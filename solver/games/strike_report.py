@@ -141,6 +141,15 @@ def placement_line(game: Strike, solution: Solution) -> list[dict]:
     return line
 
 
+def second_placement(game: Strike, solution: Solution) -> tuple[float, float]:
+    """The second placer's value when placing the first placer's number, and a new one."""
+    placed = game.successors(game.start())[0]  # seat 1's numbers are all alike: one option
+    floats, _ = option_values(solution, placed, False)
+    sign = 1 if game.scoring == "win" else -1
+    options = dict(labelled_options(game, placed, [1]))
+    return sign * float(floats[options["place 1"]]), sign * float(floats[options["place 2"]])
+
+
 def game_summary(game: Strike, solution: Solution, exact: bool, edition: int) -> dict:
     """Each seat's value at the start (after optimal placements) and how the solve went."""
     return {**parameters(game, edition), "seats": seat_values(game, solution, game.start(), exact),
@@ -169,27 +178,31 @@ def _policy_rows(game: Strike, solution: Solution) -> list[tuple]:
     return rows
 
 
-def write_tables(out: Path, command: str) -> tuple[Path, dict]:
+def write_tables(out: Path, command: str, game: Strike | None = None,
+                 hits: tuple[Fraction, ...] = SWEEP_HITS) -> tuple[Path, dict]:
     """tables/strike: the throw-again/stop policy and P(win) of every position (2 players,
-    default model) and the value at the start as a function of --hit."""
-    game = Strike()
+    default model unless `game`, played for P(win), says otherwise) and the value at the start
+    for each of `hits`."""
+    game = Strike() if game is None else game
     solution = solve_strike(game, game.start())
-    header = ["mover", "stock_seat1", "stock_seat2", "arena", "phase", "best", "p_win_seat1",
-              "p_win_seat2", "mover_p_win_if_stop", "mover_p_win_if_throw"]
+    seats = range(1, game.players + 1)
+    header = ["mover", *(f"stock_seat{s}" for s in seats), "arena", "phase", "best",
+              *(f"p_win_seat{s}" for s in seats), "mover_p_win_if_stop",
+              "mover_p_win_if_throw"]
     files = write_table(out, "policy", header, _policy_rows(game, solution))
     sweep = []
-    for hit in SWEEP_HITS:
-        swept = Strike(hit=hit)
+    for hit in hits:
+        swept = Strike(game.players, game.dice, hit, game.miss)
         result = solve_strike(swept, swept.start())
-        line = placement_line(swept, result)
+        same, different = second_placement(swept, result)
         sweep.append((exact_text(hit), repr(float(result.values(swept.start())[0])),
-                      "same" if line[1]["same_as_earlier"] else "different",
-                      result.graph.size, f"{result.residual:.1e}"))
-    files += write_table(out, "hit_sweep", ["hit", "p_win_seat1", "seat2_places",
-                                             "positions", "residual"], sweep)
+                      repr(different), repr(same), result.graph.size, f"{result.residual:.1e}"))
+    files += write_table(out, "hit_sweep", ["hit", "p_win_seat1", "seat2_p_win_if_different",
+                                             "seat2_p_win_if_same", "positions", "residual"],
+                         sweep)
     summary = {"positions": solution.graph.size,
                "p_win_seat1": float(solution.values(game.start())[0]),
                "residual": solution.residual,
-               "sweep_hits": [exact_text(h) for h in SWEEP_HITS]}
-    return write_manifest(out, files, command, parameters(game, 31), summary), summary
+               "sweep_hits": [exact_text(h) for h in hits]}
+    return write_manifest(out, files, command, parameters(game), summary), summary
 
