@@ -1,0 +1,160 @@
+"""The `dice-solver strike` command line: JSON keys and values, bad input, determinism, tables.
+
+Bad input and determinism run the real entry point (`python cli.py ...` in a subprocess); the
+JSON checks call the click group in process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_strike_bruteforce import BruteForce
+
+from solver.cli import cli
+from solver.games.strike import Strike
+from solver.games.strike_report import write_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    return subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def invoke(*args: str) -> dict:
+    result = CliRunner().invoke(cli, ["strike", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_game_json_matches_the_brute_force() -> None:
+    summary = invoke("game", "--dice", "3", "--exact", "--json")
+    assert {"seats", "residual", "placements"} <= summary.keys()
+    assert summary["residual"] <= 1e-12
+    brute = BruteForce(2, 3, Fraction(1, 2), Fraction(0)).value_iteration()
+    start = (0, (3, 3), (), "setup", frozenset({0, 1}), (0, 0))
+    for seat in summary["seats"]:
+        assert seat["value"] == pytest.approx(brute[start][seat["seat"] - 1], abs=1e-11)
+        assert float(Fraction(seat["value_exact"])) == pytest.approx(seat["value"], abs=1e-15)
+    assert sum(Fraction(s["value_exact"]) for s in summary["seats"]) == 1
+    assert [p["seat"] for p in summary["placements"]] == [1, 2]
+
+
+def test_points_json_shares_out_the_places() -> None:
+    """3 players: the places score 2, 1 and 0, so expected points sum to 3 (reading 8)."""
+    summary = invoke("game", "--players", "3", "--dice", "2", "--scoring", "points", "--json")
+    assert sum(s["expected_points"] for s in summary["seats"]) == pytest.approx(3, abs=1e-10)
+    assert sum(s["p_win"] for s in summary["seats"]) == pytest.approx(1, abs=1e-12)
+    assert all(s["value"] == s["expected_points"] for s in summary["seats"])
+
+
+def test_best_move_values_and_regrets() -> None:
+    report = invoke("best-move", "--arena", "2,4,5", "--stocks", "3,6", "--mid-turn", "--json")
+    names = [o["option"] for o in report["options"]]
+    assert sorted(names) == ["stop", "throw again"]
+    assert report["best"] == names[0] and report["options"][0]["regret"] == 0
+    for option in report["options"]:
+        assert option["regret"] == pytest.approx(report["value"] - option["value"], abs=1e-15)
+    assert report["seats"][0]["value"] == pytest.approx(report["value"], abs=1e-12)
+    assert report["stocks"] == [3, 6] and report["arena"] == [2, 4, 5]
+
+
+def test_best_move_is_the_same_for_any_labels() -> None:
+    """The five numbers are alike: arena 2,4,5 and 1,2,3 are the same position."""
+    a = invoke("best-move", "--arena", "2,4,5", "--stocks", "2,4", "--mid-turn", "--json")
+    b = invoke("best-move", "--arena", "1,3,2", "--stocks", "2,4", "--mid-turn", "--json")
+    assert a["options"] == b["options"] and a["seats"] == b["seats"]
+
+
+def test_setup_best_move_agrees_with_the_game() -> None:
+    game = invoke("game", "--dice", "4", "--json")
+    report = invoke("best-move", "--setup", "--arena", "3", "--dice", "4", "--json")
+    assert sorted(o["option"] for o in report["options"]) == [f"place {n}" for n in range(1, 6)]
+    repeat = next(o for o in report["options"] if o["option"] == "place 3")
+    others = [o for o in report["options"] if o["option"] != "place 3"]
+    assert len({o["value"] for o in others}) == 1  # every new number makes the same arena
+    assert report["value"] == pytest.approx(game["seats"][1]["value"], abs=1e-12)
+    assert report["value"] == max(repeat["value"], others[0]["value"])
+    placed = invoke("best-move", "--setup", "--arena", "1,2", "--dice", "4", "--json")
+    assert placed["options"][0]["option"] == "throw"
+    second = game["placements"][1]
+    if not second["same_as_earlier"]:
+        assert placed["value"] == pytest.approx(game["seats"][0]["value"], abs=1e-12)
+
+
+def test_big_hit_best_move() -> None:
+    report = invoke("best-move", "--stocks", "2,5", "--json")
+    assert report["big_hit"] and [o["option"] for o in report["options"]] == \
+        ["throw all 2 (the big hit)"]
+
+
+@pytest.mark.parametrize("args", [
+    ["game", "--hit", "3/2"],
+    ["game", "--miss", "-1/2"],
+    ["game", "--players", "6"],
+    ["game", "--dice", "16"],
+    ["game", "--dice", "1"],
+    ["game", "--edition", "30"],
+    ["best-move", "--arena", "1,1", "--stocks", "3,6"],
+    ["best-move", "--arena", "0,2", "--stocks", "3,6"],
+    ["best-move", "--arena", "6", "--stocks", "3,6"],
+    ["best-move", "--arena", "1", "--stocks", "3,-6"],
+    ["best-move", "--arena", "1", "--stocks", "0,6"],
+    ["best-move", "--arena", "1", "--stocks", "3,0"],
+    ["best-move", "--stocks", "3,6", "--mid-turn"],
+    ["best-move", "--arena", "1,2", "--stocks", "9,9"],
+    ["best-move", "--arena", "x", "--stocks", "3,6"],
+    ["best-move", "--arena", "1"],
+    ["best-move", "--setup", "--arena", "1,2,3"],
+    ["best-move", "--setup", "--stocks", "3,3"],
+    ["best-move", "--stocks", "3,6", "--players", "3"],
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
+    result = run_cli("strike", *args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("dice-solver: error:"), result.stderr
+
+
+def test_output_is_the_same_under_any_hash_seed() -> None:
+    args = ("strike", "game", "--players", "3", "--dice", "2", "--scoring", "points", "--json")
+    runs = [json.loads(run_cli(*args, seed=seed).stdout) for seed in ("0", "12345")]
+    for run in runs:
+        del run["seconds"]
+    assert runs[0] == runs[1]
+
+
+def test_tables_are_deterministic_and_hashed(tmp_path: Path) -> None:
+    hits = (Fraction(0), Fraction(1, 2))
+    game = Strike(dice=3)
+    first, _ = write_tables(tmp_path / "a", "test", game, hits)
+    second, _ = write_tables(tmp_path / "b", "test", game, hits)
+    for name, entry in json.loads(first.read_text())["files"].items():
+        data = (tmp_path / "a" / name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"]
+        assert data == (tmp_path / "b" / name).read_bytes()
+    assert first.read_bytes() == second.read_bytes()
+    rows = json.loads((tmp_path / "a" / "policy.json").read_text())["rows"]
+    mid = [r for r in rows if r[4] == "mid-turn"]
+    assert mid and all(r[5] in ("stop", "throw again") for r in mid)
+    assert all(float(r[8 if r[5] == "stop" else 9]) >= float(r[9 if r[5] == "stop" else 8])
+               for r in mid)
+
+
+def test_committed_tables_match_their_manifest() -> None:
+    directory = ROOT / "tables" / "strike"
+    manifest = json.loads((directory / "manifest.json").read_text())
+    assert manifest["parameters"] == {"game": "strike", "players": 2, "dice": 9, "hit": "1/2",
+                                      "miss": "0", "scoring": "win"}
+    for name, entry in manifest["files"].items():
+        assert hashlib.sha256((directory / name).read_bytes()).hexdigest() == entry["sha256"]
