@@ -211,13 +211,14 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
     residual, iterations = 0.0, 0
     similar = getattr(game, "similar", None)
     policies: dict[int, np.ndarray] = {}  # solved position -> its result distribution
+    slot = np.full(len(table), -1, dtype=np.int64)  # scratch: a member's place in its group
     for done, group in enumerate(groups):
-        solver = _GroupSolver(graph, table, group)
+        solver = _GroupSolver(graph, table, group, slot)
         members = [p for component in group for p in component]
         guesses = {} if similar is None else _guesses(graph, similar, members, policies)
         group_residual, group_iterations = solver.run(tolerance, guesses)
         if similar is not None:
-            policies.update(solver.policy)
+            policies.update(solver.policy())
         residual = max(residual, group_residual)
         iterations = max(iterations, group_iterations)
         if exact:
@@ -246,130 +247,157 @@ def _guesses(graph: GameGraph, similar: Callable, members: list[int],
     return guesses
 
 
+@dataclass
+class _Batch:
+    """Members sharing one local model: their successors and the policies they play."""
+
+    local: Local
+    rows: np.ndarray  # member indices
+    successors: np.ndarray  # (rows, results) table rows
+    policy: np.ndarray  # (rows, results) result distribution played; NaN while unknown
+
+
 class _GroupSolver:
     """Policy iteration over a group of independent components, in float64. Each component
     stops as soon as its own residual is small; passes batch the components still running."""
 
-    def __init__(self, graph: GameGraph, table: np.ndarray, group: list[list[int]]) -> None:
-        self.graph, self.table = graph, table
-        self.components = [np.array(c, dtype=np.int64) for c in group]
-        self.policy: dict[int, np.ndarray] = {}  # member -> result distribution it plays
+    def __init__(self, graph: GameGraph, table: np.ndarray, group: list[list[int]],
+                 slot: np.ndarray) -> None:
+        self.graph, self.table, self.slot = graph, table, slot  # slot: all -1 between uses
+        self.members = np.array([p for component in group for p in component], dtype=np.int64)
+        self.component = np.repeat(np.arange(len(group)), [len(c) for c in group])
+        self.objective = graph.objective[self.members]
+        by_local: dict[int, list[int]] = defaultdict(list)
+        for k, p in enumerate(self.members.tolist()):
+            by_local[int(graph.local_of[p])].append(k)
+        self.batches: list[_Batch] = []
+        self.where = np.empty((len(self.members), 2), dtype=np.int64)  # member -> batch, row
+        for local_id in sorted(by_local):
+            rows = np.array(by_local[local_id], dtype=np.int64)
+            succ = np.stack([graph.successors[p] for p in self.members[rows].tolist()])
+            self.where[rows] = np.column_stack([np.full(len(rows), len(self.batches)),
+                                                np.arange(len(rows))])
+            self.batches.append(_Batch(graph.locals[local_id], rows, succ,
+                                       np.full(succ.shape, np.nan)))
+        slot[self.members] = 0
+        self.loops = np.zeros(len(group), dtype=bool)  # some result leads back inside
+        for batch in self.batches:
+            inside = (slot[batch.successors] >= 0).any(axis=1)
+            self.loops[self.component[batch.rows[inside]]] = True
+        slot[self.members] = -1
 
     def run(self, tolerance: float, guesses: dict[int, np.ndarray]) -> tuple[float, int]:
         """Iterate every component to a Bellman residual below `tolerance` (or until its
         policy repeats); returns the largest residual and the most iterations taken."""
-        loops = [self._loops(c) for c in self.components]
-        members = np.concatenate(self.components)
-        self.policy.update((p, guesses[p]) for c, looping in zip(self.components, loops)
-                           if looping for p in c.tolist() if p in guesses)
-        unknown = np.array([p for p in members.tolist() if p not in self.policy], np.int64)
-        if len(unknown):  # a best response; for a component without loops it is final
+        for batch in self.batches:  # guesses only where there are loops to solve
+            for i, k in enumerate(batch.rows.tolist()):
+                if self.loops[self.component[k]] and int(self.members[k]) in guesses:
+                    batch.policy[i] = guesses[int(self.members[k])]
+        unknown = np.zeros(len(self.members), dtype=bool)
+        for batch in self.batches:
+            unknown[batch.rows] = np.isnan(batch.policy[:, 0])
+        if unknown.any():  # a best response; for a component without loops it is final
             self._adopt(unknown, self._respond(unknown))
-        active = list(range(len(self.components)))
+        active = np.ones(len(self.loops), dtype=bool)
         residual, iterations, seen = 0.0, 0, defaultdict(set)
-        while active and iterations < MAX_ITERATIONS:
+        while active.any() and iterations < MAX_ITERATIONS:
             iterations += 1
-            running = np.concatenate([self.components[c] for c in active])
-            self._evaluate(running)
-            active = [c for c in active if loops[c]]
-            if not active:
+            self._evaluate(active[self.component])
+            active &= self.loops
+            if not active.any():
                 break
-            running = np.concatenate([self.components[c] for c in active])
+            running = active[self.component]
             response = self._respond(running)
-            gap = np.abs(response.values - self.table[running, self.graph.objective[running]])
-            still, offset = [], 0
-            for c in active:
-                size = len(self.components[c])
-                component_gap = float(gap[offset:offset + size].max())
-                offset += size
-                signature = b"".join(response.distribution_of(p).tobytes()
-                                     for p in self.components[c].tolist()) \
-                    if component_gap > tolerance else b""
-                if component_gap <= tolerance or signature in seen[c]:
-                    residual = max(residual, component_gap)  # settled (or only rounding left)
-                    continue
+            gap = np.abs(response.values[running] - self.table[self.members[running],
+                                                               self.objective[running]])
+            worst = np.zeros(len(active))
+            np.maximum.at(worst, self.component[running], gap)
+            settled = active & (worst <= tolerance)
+            residual = max(residual, float(worst[settled].max(initial=0.0)))
+            active &= ~settled
+            if not active.any():
+                break
+            self._adopt(active[self.component], response)
+            for c in np.flatnonzero(active).tolist():
+                signature = b"".join(self._row(k).tobytes()
+                                     for k in np.flatnonzero(self.component == c).tolist())
+                if signature in seen[c]:  # the policy repeats: rounding, not progress, is left
+                    active[c] = False
+                    residual = max(residual, float(worst[c]))
                 seen[c].add(signature)
-                still.append(c)
-            if still:
-                moving = np.concatenate([self.components[c] for c in still])
-                self._adopt(moving, response)
-            active = still
         return residual, iterations
 
-    def _loops(self, component: np.ndarray) -> bool:
-        """Whether some result of a member leads back into the component."""
-        inside = set(component.tolist())
-        return any(s in inside for p in component.tolist()
-                   for s in self.graph.successors[p].tolist())
+    def _row(self, k: int) -> np.ndarray:
+        batch, row = self.where[k]
+        return self.batches[batch].policy[row]
 
-    def _adopt(self, members: np.ndarray, response: _Responses) -> None:
-        for p in members.tolist():
-            self.policy[p] = response.distribution_of(p)
+    def policy(self) -> dict[int, np.ndarray]:
+        """Every member's final result distribution, by position."""
+        return {int(p): self._row(k) for k, p in enumerate(self.members.tolist())}
 
-    def _respond(self, members: np.ndarray) -> _Responses:
-        """The members' best responses to the current table, batched by local model."""
-        responses = _Responses(members)
-        by_local: dict[int, list[int]] = defaultdict(list)
-        for k, p in enumerate(members.tolist()):
-            by_local[int(self.graph.local_of[p])].append(k)
-        for local_id in sorted(by_local):
-            rows = np.array(by_local[local_id], dtype=np.int64)
-            local = self.graph.locals[local_id]
-            chosen = members[rows]
-            succ = np.stack([self.graph.successors[p] for p in chosen.tolist()])
-            utilities = self.table[succ, self.graph.objective[chosen][:, None]]
-            for i in range(0, len(rows), local.batch):
-                responses.add(rows[i:i + local.batch],
-                              local.respond(utilities[i:i + local.batch]))
+    def _respond(self, mask: np.ndarray) -> _Responses:
+        """The masked members' best responses to the current table, batched by local model."""
+        responses = _Responses(len(self.members))
+        for b, batch in enumerate(self.batches):
+            chosen = np.flatnonzero(mask[batch.rows])
+            utilities = self.table[batch.successors[chosen],
+                                   self.objective[batch.rows[chosen]][:, None]]
+            step = batch.local.batch
+            for i in range(0, len(chosen), step):
+                part = chosen[i:i + step]
+                response = batch.local.respond(utilities[i:i + step])
+                responses.values[batch.rows[part]] = response.values
+                responses.parts.append((b, part, response))
         return responses
 
-    def _evaluate(self, members: np.ndarray) -> None:
-        """Set the members' values (all metrics) to those of their current policies."""
+    def _adopt(self, mask: np.ndarray, responses: _Responses) -> None:
+        """Play the responses' distributions where `mask` says (forward passes only there)."""
+        for b, part, response in responses.parts:
+            batch = self.batches[b]
+            wanted = mask[batch.rows[part]]
+            if wanted.any():
+                batch.policy[part[wanted]] = response.distributions()[wanted]
+
+    def _evaluate(self, mask: np.ndarray) -> None:
+        """Set the masked members' values (all metrics) to those of their current policies."""
         import scipy.sparse as sp  # here, not at the top: a cold start pays only when solving
         import scipy.sparse.linalg as spla
 
+        members = self.members[mask]
         n = len(members)
-        slot = {p: k for k, p in enumerate(members.tolist())}
+        self.slot[members] = np.arange(n)
         rhs = np.zeros((n, self.table.shape[1]))
         rows_, cols_, vals_ = [], [], []
-        for k, p in enumerate(members.tolist()):
-            succ, dist = self.graph.successors[p], self.policy[p]
-            inside = np.array([s in slot for s in succ.tolist()])
-            rhs[k] = np.where(inside, 0.0, dist) @ self.table[succ]
-            loops = np.flatnonzero(inside & (dist != 0))
-            rows_.extend([k] * len(loops))
-            cols_.extend(slot[int(s)] for s in succ[loops])
-            vals_.extend(dist[loops].tolist())
-        if not rows_:
+        for batch in self.batches:
+            chosen = mask[batch.rows]
+            succ, dist = batch.successors[chosen], batch.policy[chosen]
+            here = self.slot[self.members[batch.rows[chosen]]]
+            inside = self.slot[succ] >= 0
+            rhs[here] = np.einsum("nr,nrm->nm", np.where(inside, 0.0, dist), self.table[succ])
+            r, c = np.nonzero(inside & (dist != 0))
+            rows_.append(here[r])
+            cols_.append(self.slot[succ[r, c]])
+            vals_.append(dist[r, c])
+        self.slot[members] = -1
+        loops = np.concatenate(vals_) if vals_ else np.empty(0)
+        if not len(loops):
             self.table[members] = rhs
             return
-        matrix = sp.identity(n, format="csr") - sp.csr_matrix((vals_, (rows_, cols_)),
-                                                              shape=(n, n))
+        matrix = sp.identity(n, format="csr") - sp.csr_matrix(
+            (loops, (np.concatenate(rows_), np.concatenate(cols_))), shape=(n, n))
         self.table[members] = spla.spsolve(matrix.tocsc(), rhs).reshape(n, -1)
 
 
+@dataclass
 class _Responses:
-    """Best responses of some members: values at once, each member's distribution on demand
-    (one forward pass per batch that is asked)."""
+    """Best responses of some members: values at once, distributions only when adopted."""
 
-    def __init__(self, members: np.ndarray) -> None:
-        self.index = {p: k for k, p in enumerate(members.tolist())}
-        self.values = np.empty(len(members))
-        self.where: dict[int, tuple[int, int]] = {}  # row -> (batch, column)
-        self.batches: list[Response] = []
-        self.computed: dict[int, np.ndarray] = {}
+    values: np.ndarray  # per member (NaN where not asked)
+    parts: list[tuple[int, np.ndarray, Response]] = field(default_factory=list)
 
-    def add(self, rows: np.ndarray, response: Response) -> None:
-        self.values[rows] = response.values
-        for column, row in enumerate(rows.tolist()):
-            self.where[row] = (len(self.batches), column)
-        self.batches.append(response)
-
-    def distribution_of(self, member: int) -> np.ndarray:
-        batch, column = self.where[self.index[member]]
-        if batch not in self.computed:
-            self.computed[batch] = self.batches[batch].distributions()
-        return self.computed[batch][column]
+    def __init__(self, members: int) -> None:
+        self.values = np.full(members, np.nan)
+        self.parts = []
 
 
 def _exact_component(graph: GameGraph, floats: np.ndarray, table: list[list[Fraction]],
