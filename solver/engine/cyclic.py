@@ -68,8 +68,8 @@ class CyclicGame(Protocol):
         Successors of higher progress cannot be on a cycle through the position, so the
         component search only needs the edges within one progress level. Checked."""
 
-    # Optional: `similar(position)` yields positions solved earlier whose policy is a likely
-    # first guess for this one (a neighbouring score, say). It only affects speed.
+    # Optional: `similar(position)` yields positions, solved earlier, whose values are a good
+    # first guess for this one's (a neighbouring score, say). It only affects speed.
 
 
 @dataclass
@@ -210,15 +210,16 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
         exact_table += [[Fraction(v) for v in t] for t in graph.terminals]
     residual, iterations = 0.0, 0
     similar = getattr(game, "similar", None)
-    policies: dict[int, np.ndarray] = {}  # solved position -> its result distribution
+    solved = np.zeros(graph.size, dtype=bool)
     slot = np.full(len(table), -1, dtype=np.int64)  # scratch: a member's place in its group
     for done, group in enumerate(groups):
         solver = _GroupSolver(graph, table, group, slot)
         members = [p for component in group for p in component]
-        guesses = {} if similar is None else _guesses(graph, similar, members, policies)
-        group_residual, group_iterations = solver.run(tolerance, guesses)
-        if similar is not None:
-            policies.update(solver.policy())
+        if similar is not None:  # start from the values of similar positions solved earlier
+            for p, q in _guesses(graph, similar, members, solved).items():
+                table[p] = table[q]
+        group_residual, group_iterations = solver.run(tolerance)
+        solved[members] = True
         residual = max(residual, group_residual)
         iterations = max(iterations, group_iterations)
         if exact:
@@ -234,15 +235,14 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
 
 
 def _guesses(graph: GameGraph, similar: Callable, members: list[int],
-             policies: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """For each member, the policy of the first solved position the game calls similar that
-    has the same local model (so the same results)."""
+             solved: np.ndarray) -> dict[int, int]:
+    """For each member, the first solved position the game calls similar."""
     guesses = {}
     for p in members:
         for other in similar(graph.positions[p]):
             q = graph.index.get(other)
-            if q is not None and q in policies and graph.local_of[q] == graph.local_of[p]:
-                guesses[p] = policies[q]
+            if q is not None and solved[q]:
+                guesses[p] = q
                 break
     return guesses
 
@@ -286,18 +286,13 @@ class _GroupSolver:
             self.loops[self.component[batch.rows[inside]]] = True
         slot[self.members] = -1
 
-    def run(self, tolerance: float, guesses: dict[int, np.ndarray]) -> tuple[float, int]:
+    def run(self, tolerance: float) -> tuple[float, int]:
         """Iterate every component to a Bellman residual below `tolerance` (or until its
-        policy repeats); returns the largest residual and the most iterations taken."""
-        for batch in self.batches:  # guesses only where there are loops to solve
-            for i, k in enumerate(batch.rows.tolist()):
-                if self.loops[self.component[k]] and int(self.members[k]) in guesses:
-                    batch.policy[i] = guesses[int(self.members[k])]
-        unknown = np.zeros(len(self.members), dtype=bool)
-        for batch in self.batches:
-            unknown[batch.rows] = np.isnan(batch.policy[:, 0])
-        if unknown.any():  # a best response; for a component without loops it is final
-            self._adopt(unknown, self._respond(unknown))
+        policy repeats), from a best response to the table as it is (so good starting values
+        in the members' rows save iterations); returns the largest residual and the most
+        iterations taken."""
+        everyone = np.ones(len(self.members), dtype=bool)
+        self._adopt(everyone, self._respond(everyone))  # final at once where there is no loop
         active = np.ones(len(self.loops), dtype=bool)
         residual, iterations, seen = 0.0, 0, defaultdict(set)
         while active.any() and iterations < MAX_ITERATIONS:
@@ -330,10 +325,6 @@ class _GroupSolver:
     def _row(self, k: int) -> np.ndarray:
         batch, row = self.where[k]
         return self.batches[batch].policy[row]
-
-    def policy(self) -> dict[int, np.ndarray]:
-        """Every member's final result distribution, by position."""
-        return {int(p): self._row(k) for k, p in enumerate(self.members.tolist())}
 
     def _respond(self, mask: np.ndarray) -> _Responses:
         """The masked members' best responses to the current table, batched by local model."""
