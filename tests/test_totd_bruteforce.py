@@ -1,6 +1,6 @@
 """Time of the Daleks solver versus an independent brute force, exactly, on pools of 1 to 3 dice.
 
-The brute force (`BruteForce`) plays the rules as docs/rules_totd.md reads them without any of the
+The brute force (`BruteForce`) plays the rules as docs/rules.md (TotD) reads them without any of the
 solver's shortcuts, and shares none of its code (it only reads the parsed Adventure: the dice, the
 Challenge, the tools). A die is a list of equally likely sides (a face of weight w is w sides); the
 pool is an ordered tuple of physical dice (owner, colour, face); a roll is every ordered tuple of

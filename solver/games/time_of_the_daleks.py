@@ -1,6 +1,6 @@
 """Doctor Who: Time of the Daleks, the Adventure's dice problem, as data and rules readings.
 
-Numbers in docstrings refer to docs/rules_totd.md. The dice (symbols, faces, supply) come from a
+Numbers in docstrings refer to docs/rules.md (TotD). The dice (symbols, faces, supply) come from a
 data file a user may correct (`solver/data/time_of_the_daleks.json`); this module reads it and the
 player's description of a Challenge, a pool and the tools, and refuses what cannot be (one clear
 InputError) rather than guessing.

@@ -2,7 +2,7 @@
 with a helping Doctor (reading 6).
 
 Only counts per colour matter. A die more never lowers the probability (it can be left
-unused; docs/rules_totd.md, reading 9), so only pools as large as the rules allow are listed.
+unused; docs/rules.md, TotD reading 9), so only pools as large as the rules allow are listed.
 """
 
 from __future__ import annotations

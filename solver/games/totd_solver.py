@@ -8,7 +8,7 @@ graph and each layer's array is the best, per position, of stopping and of each 
 from the arrays of the layers the actions lead to.
 
 Face changes are not actions here: using one before more re-rolls is never better than keeping
-it for the moment the player stops (docs/rules_totd.md, reading 7), so they are part of the stop
+it for the moment the player stops (docs/rules.md, TotD reading 7), so they are part of the stop
 test (totd_changes). The brute force in the tests plays them as explicit actions in any order.
 
 The same code computes float64 probabilities or exact ones: exact values are Python integers
