@@ -93,18 +93,19 @@ def labelled_options(game: Strike, position: Position, numbers: list[int]) -> li
 
 def best_move(game: Strike, solution: Solution, position: Position, numbers: list[int],
               exact: bool) -> dict:
-    """The mover's options with their values and regrets, best first (ties keep the order
-    above: stop before throwing, lower numbers first)."""
+    """The mover's options with their values and regrets, best first; ties in the order the
+    solver breaks them (stop before throwing again; at setup, repeating a number before a new
+    one), then lower numbers first."""
     floats, exacts = option_values(solution, position, exact)
     sign = 1 if game.scoring == "win" else -1
     rows = []
     for name, option in labelled_options(game, position, numbers):
         row: dict = {"option": name, "value": sign * float(floats[option])}
         order = exacts[option] if exacts is not None else float(floats[option])
-        rows.append((-order, len(rows), row, order))
-    rows.sort(key=lambda r: r[:2])
-    best = rows[0][3]
-    for _, _, row, order in rows:
+        rows.append((-order, option, len(rows), row, order))
+    rows.sort(key=lambda r: r[:3])
+    best = rows[0][4]
+    for *_, row, order in rows:
         row["regret"] = float(best - order)
         if exacts is not None:
             row["value_exact"] = exact_text(sign * order)
@@ -114,11 +115,11 @@ def best_move(game: Strike, solution: Solution, position: Position, numbers: lis
               "phase": PHASE_NAMES[position.phase],
               "big_hit": position.phase == START and not position.arena,
               "objective": "P(win)" if game.scoring == "win" else "expected points (lower wins)",
-              "best": rows[0][2]["option"], "value": rows[0][2]["value"],
-              "options": [r[2] for r in rows],
+              "best": rows[0][3]["option"], "value": rows[0][3]["value"],
+              "options": [r[3] for r in rows],
               "seats": seat_values(game, solution, position, exact)}
     if exacts is not None:
-        report["value_exact"] = rows[0][2]["value_exact"]
+        report["value_exact"] = rows[0][3]["value_exact"]
     return report
 
 
