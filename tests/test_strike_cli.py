@@ -1,34 +1,24 @@
 """The `dice-solver strike` command line: JSON keys and values, bad input, determinism, tables.
 
-Bad input and determinism run the real entry point (`python cli.py ...` in a subprocess); the
-JSON checks call the click group in process.
+Bad input and determinism run the real entry point (`python cli.py ...` in a subprocess, with
+test_dalek_cli's helper); the JSON checks call the click group in process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_dalek_cli import ROOT, run_cli
 from test_strike_bruteforce import BruteForce
 
 from solver.cli import cli
 from solver.games.strike import Strike
 from solver.games.strike_report import write_tables
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_cli(*args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONHASHSEED": seed}
-    return subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
 
 
 def invoke(*args: str) -> dict:
