@@ -47,11 +47,12 @@ def load(key: dict) -> dict[str, np.ndarray] | None:
         return None
 
 
-def store(key: dict, arrays: dict[str, np.ndarray]) -> Path:
-    """Write the arrays for this key (data first, then the record that vouches for it)."""
+def store(key: dict, arrays: dict[str, np.ndarray], compress: bool = True) -> Path:
+    """Write the arrays for this key (data first, then the record that vouches for it).
+    Uncompressed entries are larger but load faster."""
     record, data_path, meta_path = _paths(key)
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
+    (np.savez_compressed if compress else np.savez)(buffer, **arrays)
     data = buffer.getvalue()
     atomic_write(data_path, data)
     meta = {"key": record, "sha256": hashlib.sha256(data).hexdigest()}

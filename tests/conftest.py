@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from functools import cache
 
@@ -9,6 +13,11 @@ import pytest
 
 from solver.games.dalek_dice import parse_rules
 from solver.games.dalek_turn import CompiledTurn, PointsSolution, compile_turn, solve_points
+
+# Solved tables and built turns go to a fresh cache directory for the session (subprocesses
+# inherit it): tests never read what an older version left, nor write into the user's cache.
+os.environ["DICE_SOLVER_CACHE"] = tempfile.mkdtemp(prefix="dice-solver-tests-")
+atexit.register(shutil.rmtree, os.environ["DICE_SOLVER_CACHE"], True)
 
 
 @cache

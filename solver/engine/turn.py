@@ -95,6 +95,37 @@ class TurnGraph:
         self.size = n_results
         self._starts = np.array([0], dtype=np.int64)  # results, then one entry per block
 
+    # ---- storing --------------------------------------------------------------------------
+    def to_arrays(self) -> dict[str, np.ndarray] | None:
+        """The graph as plain arrays (for the disk cache), or None if a weight is too large
+        for int64."""
+        arrays = {"n_results": np.array(self.n_results)}
+        index = np.int32 if self.size < 2**31 else np.int64
+        for i, block in enumerate(self.blocks):
+            arrays[f"{i}_{block.kind}_indptr"] = block.indptr.astype(index)
+            arrays[f"{i}_{block.kind}_child"] = block.child.astype(index)
+            if block.kind == CHANCE:
+                if max(block.weight) >= 2**63 or max(block.denominator) >= 2**63:
+                    return None
+                arrays[f"{i}_{block.kind}_weight"] = np.array(block.weight, dtype=np.int64)
+                arrays[f"{i}_{block.kind}_denominator"] = np.array(block.denominator,
+                                                                  dtype=np.int64)
+        return arrays
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> TurnGraph:
+        """Rebuild a graph stored by `to_arrays`, block by block."""
+        graph = cls(int(arrays["n_results"]))
+        blocks = sorted({(int(k.split("_")[0]), k.split("_")[1]) for k in arrays if k[0].isdigit()})
+        for i, kind in blocks:
+            indptr, child = arrays[f"{i}_{kind}_indptr"], arrays[f"{i}_{kind}_child"]
+            if kind == CHANCE:
+                graph.add_chance(indptr, child, arrays[f"{i}_{kind}_weight"].tolist(),
+                                 arrays[f"{i}_{kind}_denominator"].tolist())
+            else:
+                graph.add_choice(indptr, child)
+        return graph
+
     # ---- building -------------------------------------------------------------------------
     def add_choice(self, indptr: np.ndarray, child: np.ndarray) -> np.ndarray:
         """Add choice nodes (CSR: node i has children child[indptr[i]:indptr[i+1]]); their ids."""

@@ -9,8 +9,10 @@ number of dice rolled; the rules themselves come from `dalek_dice`.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
@@ -271,7 +273,74 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[first], inverse.reshape(-1)
 
 
-def compile_turn(rules: Rules) -> CompiledTurn:
+def compile_turn(rules: Rules, use_cache: bool = True) -> CompiledTurn:
+    """The turn graph of these rules: from the disk cache when it was built before by this
+    very code (the key holds a hash of the modules that build it), else built and stored."""
+    from solver import cache
+
+    key = {"game": "dalek_turn", "faces": list(rules.die.faces),
+           "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
+           "code": _code_hash()}
+    stored = cache.load(key) if use_cache else None
+    if stored is not None:
+        return _from_arrays(rules, stored)
+    turn = build_turn(rules)
+    arrays = _to_arrays(turn) if use_cache else None
+    if arrays is not None:
+        cache.store(key, arrays, compress=False)
+    return turn
+
+
+def _code_hash() -> str:
+    """A hash of the source that builds turn graphs: a cached graph never outlives a change."""
+    import hashlib
+
+    from solver import dice
+    from solver.engine import turn as engine_turn
+    from solver.games import dalek_dice
+
+    digest = hashlib.sha256()
+    for module in (dice, engine_turn, dalek_dice, sys.modules[__name__]):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
+    graph = turn.graph.to_arrays()
+    if graph is None:
+        return None
+    arrays = {f"graph_{k}": v for k, v in graph.items()}
+    arrays["root"] = np.array(turn.root)
+    for name, table in (("chance", turn.chance), ("decide", turn.decide)):
+        arrays[f"{name}_keys"] = np.array(list(table), dtype=np.int64)
+        arrays[f"{name}_nodes"] = np.array(list(table.values()), dtype=np.int64)
+    for n, layer in turn.layers.items():
+        arrays[f"layer_{n}_keys"], arrays[f"layer_{n}_choice"] = layer.keys, layer.choice
+        arrays[f"layer_{n}_code"] = layer.code
+    for block, codes in turn.labels.items():
+        arrays[f"labels_{block}"] = codes.astype(np.int32 if codes.max() < 2**31 else np.int64)
+    return arrays
+
+
+def _from_arrays(rules: Rules, arrays: dict[str, np.ndarray]) -> CompiledTurn:
+    graph = TurnGraph.from_arrays({k[6:]: v for k, v in arrays.items() if k.startswith("graph_")})
+    keeps = {n: keeps_for(rules, np.array(roll(rules.die, n).outcomes, dtype=np.int64), n)
+             for n in range(1, rules.dice + 1)}
+    turn = CompiledTurn(rules, graph, int(arrays["root"]), StateCodec.for_rules(rules), keeps)
+    for name in ("chance", "decide"):
+        getattr(turn, name).update(zip(arrays[f"{name}_keys"].tolist(),
+                                       arrays[f"{name}_nodes"].tolist()))
+    for key, value in arrays.items():
+        part = key.split("_")
+        if part[0] == "layer" and part[2] == "keys":
+            n = int(part[1])
+            turn.layers[n] = Layer(value, arrays[f"layer_{n}_choice"], arrays[f"layer_{n}_code"])
+        elif part[0] == "labels":
+            turn.labels[int(part[1])] = value
+    return turn
+
+
+def build_turn(rules: Rules) -> CompiledTurn:
     """Enumerate the reachable states from the start of a turn and build the graph."""
     codec = StateCodec.for_rules(rules)
     start_key = int(codec.encode(np.array([_fields(rules.start())]))[0])
