@@ -12,6 +12,19 @@ import numpy as np
 from numba import njit
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _average(node: int, lo: int, hi: int, child: np.ndarray, prob: np.ndarray,
+             values: np.ndarray) -> None:
+    """A chance node: the probability-weighted sum of its children's rows, in edge order."""
+    c, p = child[lo], prob[lo]
+    for b in range(values.shape[1]):
+        values[node, b] = p * values[c, b]
+    for e in range(lo + 1, hi):
+        c, p = child[e], prob[e]
+        for b in range(values.shape[1]):
+            values[node, b] += p * values[c, b]
+
+
 @njit(cache=True, nogil=True)
 def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
              first: int, values: np.ndarray, floor_gap: np.ndarray, chosen: np.ndarray,
@@ -26,13 +39,7 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
         lo, hi = indptr[node], indptr[node + 1]
         c = child[lo]
         if is_chance[node]:
-            p = prob[lo]
-            for b in range(batch):
-                values[node, b] = p * values[c, b]
-            for e in range(lo + 1, hi):
-                c, p = child[e], prob[e]
-                for b in range(batch):
-                    values[node, b] += p * values[c, b]
+            _average(node, lo, hi, child, prob, values)
             continue
         for b in range(batch):
             values[node, b] = values[c, b]
@@ -86,13 +93,7 @@ def backward_fixed(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray,
     for node in range(first, values.shape[0]):
         lo, hi = indptr[node], indptr[node + 1]
         if is_chance[node]:
-            c, p = child[lo], prob[lo]
-            for b in range(batch):
-                values[node, b] = p * values[c, b]
-            for e in range(lo + 1, hi):
-                c, p = child[e], prob[e]
-                for b in range(batch):
-                    values[node, b] += p * values[c, b]
+            _average(node, lo, hi, child, prob, values)
             continue
         c = child[lo + policy[node]]
         for b in range(batch):
