@@ -16,6 +16,8 @@ GAMES = {  # command -> module holding its click group (same name); imported onl
     "pig": "solver.cli.pig",
     "strike": "solver.cli.strike",
     "totd": "solver.cli.totd",
+    "simulate": "solver.cli.simulate",
+    "verify": "solver.cli.verify",
 }
 
 

@@ -92,13 +92,17 @@ def turn(faces, die_file, dice, tie_rule, exact, distribution, as_json) -> None:
 @rules_options
 @race_options
 @click.option("--exact", is_flag=True, help="Exact rationals (small targets and few dice only).")
+@click.option("--head-starts", is_flag=True,
+              help="Two players: seat 1's chances for each head start, and the fairest one.")
 @json_option
 def game(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_cache, exact,
-         as_json) -> None:
+         head_starts, as_json) -> None:
     """Each seat's chance to win the race under optimal play."""
     values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, quiet,
                    no_cache)
     summary = dalek_report.game_summary(values)
+    if head_starts:
+        summary["head_starts"] = dalek_report.head_starts(values)
     rows = [(s["seat"], f"{s['p_win']:.10f}", f"{s['p_tie']:.10f}", f"{s['value']:.10f}")
             for s in summary["seats"]]
     lines = [f"Dalek Dice race to {target}, {summary['players']} players ({dice} dice: "
@@ -107,6 +111,13 @@ def game(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_
              table(["seat", "P(win alone)", "P(tie)", "value"], rows)]
     if exact:
         lines += [f"seat {s['seat']} value exactly {s['value_exact']}" for s in summary["seats"]]
+    if head_starts:
+        starts = summary["head_starts"]
+        lines += ["", f"head start for seat 1 (seat 2 starts at 0); fairest: "
+                      f"{starts['fairest']} points",
+                  table(["head start", "seat 1 value"],
+                        [(r["head_start"], f"{r['value_seat_1']:.6f}")
+                         for r in starts["rows"]][:25])]
     timing = "read from the cache" if values.cached else f"{values.seconds['total']:.1f} s"
     lines.append(f"{summary['positions']} positions, {summary['components']} components, "
                  f"residual {summary['residual']:.2e}, {timing}")

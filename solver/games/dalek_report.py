@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.formatting import exact_text
 from solver.games.dalek_dice import TurnState, format_faces
 from solver.games.dalek_race import TIE, VALUE, WIN, RaceValues, cache_key
@@ -159,6 +160,18 @@ def game_summary(values: RaceValues) -> dict:
             "residual": values.residual, "positions": len(values.index),
             "components": values.components, "iterations": values.iterations,
             "cached": values.cached, "seconds": values.seconds}
+
+
+def head_starts(values: RaceValues) -> dict:
+    """Two players: seat 1's share of the win when it starts with h points (seat 2 with none),
+    for every h a game can produce, and the h that makes the game fairest."""
+    race = values.race
+    if race.players != 2:
+        raise InputError("head starts are tabled for two players")
+    rows = [{"head_start": h, "value_seat_1": float(values.values(((h, 0), 0))[VALUE * 2])}
+            for h in range(race.target) if ((h, 0), 0) in values.index]
+    fairest = min(rows, key=lambda r: (abs(r["value_seat_1"] - 0.5), r["head_start"]))
+    return {"rows": rows, "fairest": fairest["head_start"]}
 
 
 def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple[int, ...],

@@ -1,0 +1,196 @@
+"""`dice-solver simulate GAME ...`: seeded Monte Carlo play by the rules, written as sample files
+(one CSV line per turn or game, docs/verify.md) that `dice-solver verify` checks."""
+
+from __future__ import annotations
+
+import shlex
+import time
+
+import click
+import numpy as np
+
+from solver.cli.common import emit
+from solver.cli.dalek import json_option, rules_options
+from solver.errors import InputError
+from solver.games.dalek_race import DEFAULT_TARGET
+
+POLICY_HELP = ('points (optimal for expected points), "keep-daleks K" (alias "hold K"), win '
+               '(optimal for winning, with --duel only) or a policy table: table:FILE (the '
+               'turn_keeps.csv[.gz] format of `dalek table`).')
+
+
+def run_options(command):
+    """How many, which seed, where to: shared by every game."""
+    for option in reversed([
+        click.option("--n", "count", type=click.IntRange(1), required=True,
+                     help="How many turns (or games, with --duel) to play."),
+        click.option("--seed", type=click.IntRange(0), required=True,
+                     help="Seed of the PCG64 generator: the same seed gives the same file."),
+        click.option("--out", type=click.Path(dir_okay=False), default=None,
+                     help="CSV file to write (default: standard output)."),
+    ]):
+        command = option(command)
+    return command
+
+
+@click.group()
+def simulate() -> None:
+    """Seeded Monte Carlo play by the rules: sample files for `verify`."""
+
+
+@simulate.command("dalek")
+@rules_options
+@click.option("--policy", default="points", show_default=True, help=POLICY_HELP)
+@click.option("--duel", "opponent", default=None,
+              help="Play two-player races against this policy (seat 2): one line per game.")
+@click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET, show_default=True,
+              help="The race's target (with --duel).")
+@run_options
+@click.option("--decisions", type=click.Path(dir_okay=False), default=None,
+              help="Also write every move made (position and move) to this CSV: a decision log "
+                   "for `verify dalek --decisions` (turns only).")
+@json_option
+def dalek(faces, die_file, dice, tie_rule, policy, opponent, target, count, seed, out,
+          decisions, as_json) -> None:
+    """Dalek Dice turns (the final score of each) or, with --duel, races (the winner)."""
+    from solver.games.dalek_dice import parse_rules
+    from solver.games.dalek_policies import Pairs, parse_policy
+    from solver.games.dalek_turn import compile_turn
+    from solver.simulate import (
+        Decisions,
+        dalek_turns,
+        decision_rows,
+        generator,
+        sample_text,
+        write_samples,
+    )
+
+    rules = parse_rules(faces, die_file, dice, tie_rule)
+    pairs = Pairs.of(compile_turn(rules))
+    rng = generator(seed)
+    comment = _command("dalek", policy=policy, duel=opponent,
+                       target=None if opponent is None else target, n=count, seed=seed,
+                       faces=" ".join(_weighted(rules.die)), dice=rules.dice,
+                       tie_rule=rules.tie_rule)
+    clock = time.perf_counter()
+    if opponent is not None:
+        if decisions is not None:
+            raise InputError("--decisions logs the moves of single turns, not of a --duel")
+        header, columns, summary = _dalek_duel(pairs, policy, opponent, target, count, rng)
+    else:
+        chosen = parse_policy(pairs, policy)
+        log = Decisions([], [], [], [], []) if decisions is not None else None
+        scores = dalek_turns(chosen, count, rng, decisions=log)
+        header, columns = ["score"], [scores.tolist()]
+        summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean())}
+        if log is not None:
+            names, rows = decision_rows(pairs.turn, log)
+            write_samples(decisions, sample_text(comment, names, rows))
+            summary["decisions"] = len(rows)
+    summary.update(samples=count, seed=seed, seconds=time.perf_counter() - clock)
+    _finish(out, comment, header, columns, summary, as_json)
+
+
+def _dalek_duel(pairs, policy: str, opponent: str, target: int, count: int, rng
+                ) -> tuple[list[str], list, dict]:
+    """Races between seat 1 (`policy`) and seat 2 (`opponent`)."""
+    from solver.games.dalek_policies import parse_policy, solve_duel
+    from solver.simulate import FixedSeat, RaceSeat, dalek_games, winner_names
+
+    policies = (parse_policy(pairs, policy, duel=True), parse_policy(pairs, opponent, duel=True))
+    values = solve_duel(pairs, policies, target).values if None in policies else None
+    seats = [FixedSeat(p, rng) if p is not None else RaceSeat(values, pairs, seat, rng)
+             for seat, p in enumerate(policies)]
+    scores, winner = dalek_games(seats, target, count, rng)
+    summary = {"unit": "game", "policies": [policy, opponent], "target": target,
+               "wins": [int((winner == s).sum()) for s in (0, 1)],
+               "ties": int((winner < 0).sum())}
+    return (["winner", "score_1", "score_2"],
+            [winner_names(winner), scores[:, 0].tolist(), scores[:, 1].tolist()], summary)
+
+
+@simulate.command("pig")
+@click.option("--policy", default="hold 20", show_default=True,
+              help='"hold N" (hold once the turn total reaches N), or optimal (with --duel).')
+@click.option("--duel", "opponent", default=None,
+              help="Play games against this policy (seat 2): one line per game.")
+@click.option("--target", type=click.IntRange(2), default=100, show_default=True)
+@run_options
+@json_option
+def pig(policy, opponent, target, count, seed, out, as_json) -> None:
+    """Pig turns from a score of 0 (the banked total of each) or, with --duel, games."""
+    from solver.games.pig_policies import parse_policy
+    from solver.simulate import generator, pig_turns
+
+    rng = generator(seed)
+    chosen = parse_policy(policy)
+    comment = _command("pig", policy=chosen.name, duel=opponent, target=target, n=count,
+                       seed=seed)
+    clock = time.perf_counter()
+    if opponent is None:
+        if chosen.hold is None:
+            chosen.turn_distribution(target)  # explains why optimal play has no single turn
+        scores = pig_turns(chosen.hold, target, count, rng)
+        header, columns = ["score"], [scores.tolist()]
+        summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean())}
+    else:
+        header, columns, summary = _pig_duel(chosen, parse_policy(opponent), target, count, rng)
+    summary.update(samples=count, seed=seed, seconds=time.perf_counter() - clock)
+    _finish(out, comment, header, columns, summary, as_json)
+
+
+def _pig_duel(first, second, target: int, count: int, rng) -> tuple[list[str], list, dict]:
+    from solver.games.pig_policies import PigDuel, hold_table, solve_duel
+    from solver.simulate import pig_games, winner_names
+
+    duel = PigDuel(target, policies=(first, second))
+    solution = solve_duel(duel) if first.hold is None or second.hold is None else None
+
+    def rule(seat: int):
+        hold = duel.policies[seat].hold
+        if hold is not None:
+            return lambda mine, theirs, total: total >= hold
+        table = hold_table(duel, solution, seat)
+        return lambda mine, theirs, total: table[mine, theirs, np.minimum(total, target)]
+
+    scores, winner = pig_games([rule(0), rule(1)], target, count, rng)
+    summary = {"unit": "game", "policies": [first.name, second.name], "target": target,
+               "wins": [int((winner == s).sum()) for s in (0, 1)]}
+    return (["winner", "score_1", "score_2"],
+            [winner_names(winner), scores[:, 0].tolist(), scores[:, 1].tolist()], summary)
+
+
+def _finish(out: str | None, comment: str, header: list[str], columns: list, summary: dict,
+            as_json: bool) -> None:
+    """Write the samples (to the file, or to standard output), then the run's summary."""
+    from solver.simulate import sample_text, write_samples
+
+    text = sample_text(comment, header, zip(*columns))
+    if out is None:
+        if as_json:
+            raise InputError("--json describes a run written with --out")
+        click.echo(text, nl=False)
+        return
+    write_samples(out, text)
+    summary["out"] = out
+    text = (f"wrote {summary['samples']} {summary['unit']}s to {out} (seed {summary['seed']}, "
+            f"{summary['seconds']:.1f} s)")
+    if "mean" in summary:
+        text += f"; mean score {summary['mean']:.6f}"
+    if "wins" in summary:
+        text += (f"; seat 1 won {summary['wins'][0]}, seat 2 won {summary['wins'][1]}"
+                 + (f", ties {summary['ties']}" if "ties" in summary else ""))
+    if "decisions" in summary:
+        text += f"; {summary['decisions']} moves logged"
+    emit(summary, text, as_json)
+
+
+def _command(game: str, **options) -> str:
+    """The command that makes the file again, for its first line."""
+    words = [f"--{name.replace('_', '-')} {shlex.quote(str(value))}"
+             for name, value in options.items() if value is not None]
+    return f"dice-solver simulate {game} " + " ".join(words)
+
+
+def _weighted(die) -> list[str]:
+    return [f if w == 1 else f"{f}:{w}" for f, w in zip(die.faces, die.weights)]

@@ -1,0 +1,555 @@
+"""Ways to play a Dalek Dice turn, as values, and the exact distribution of points each gives.
+
+A turn policy answers every (state before a roll, roll) with a keep and then stop or roll. It is
+held as flat arrays over every (reachable state, roll) pair of the compiled turn, so a simulator
+finds a move with two integer searches instead of a solver call, and a user's table (the CSV that
+`dice-solver dalek table` writes) becomes the same arrays. Built-in policies: `points` (optimal
+for expected points), `keep-daleks K` (a simple human rule, see `keep_daleks`), and the optimal
+turn for any utility of the final score (the win share each score leads to, in a race).
+
+`Play` applies the rules (docs/rules.md, rules 3-8) to one roll of many turns at once: the
+simulator, the exact evaluation and the decision scorer all play through it, and the tests
+subclass it to build deliberately wrong simulators. `distribution` follows a policy forward over
+turn states in exact integers; it shares nothing with the solver's optimisation, so it also checks
+it (the points policy's distribution equals the solver's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from solver.dice import Die, roll
+from solver.engine.local import Choices
+from solver.errors import InputError
+from solver.games.dalek_dice import (
+    BONUS,
+    DOCTOR,
+    EXTERMINATE,
+    Rules,
+    TurnState,
+    doctor_intervenes,
+    enough_kept,
+    exterminate,
+    exterminate_score,
+    format_faces,
+    set_aside,
+)
+from solver.games.dalek_race import TIE as TIE_METRIC
+from solver.games.dalek_race import VALUE as VALUE_METRIC
+from solver.games.dalek_race import WIN as WIN_METRIC
+from solver.games.dalek_race import DalekRace, RaceValues, solve_race
+from solver.games.dalek_turn import END, ROLL, STOP, CompiledTurn, points_utility
+from solver.verify import read_csv
+
+NONE = -1  # the policy says nothing here (the third Doctor ended the turn, or a table is silent)
+THEN = (END, STOP, ROLL)  # codes 0, 1, 2 of what follows a keep
+END_CODE, STOP_CODE, ROLL_CODE = 0, 1, 2
+MOVE_COLUMNS = ("to_roll", "humans", "daleks", "doctors", "exterminates", "roll", "keep", "then")
+
+
+class Play:
+    """One roll of many turns played by the rules, on arrays (one row per turn).
+
+    `die` is the die actually thrown (the rules' die unless a test loads it). Each rule is a
+    method, so a deliberately wrong simulator is a subclass that overrides one of them."""
+
+    def __init__(self, rules: Rules, die: Die | None = None) -> None:
+        self.rules = rules
+        self.die = rules.die if die is None else die
+        if self.die.faces != rules.die.faces:
+            raise ValueError("the thrown die must have the rules' faces")
+        faces = rules.keepable_faces
+        self.human_values = np.array([rules.value(f) * (f in rules.human_faces) for f in faces])
+        self.dalek_values = np.array([rules.value(f) * (f in rules.dalek_faces) for f in faces])
+
+    def roll(self, fields: np.ndarray, rolled: np.ndarray, kept: np.ndarray, then: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """States after keeping `kept` (counts of the keepable faces) from `rolled` (counts of
+        every face), and each turn's score, or -1 while it goes on (`then` is ROLL_CODE)."""
+        doctors, exterminates, aside = set_aside(fields[:, 3], fields[:, 4],
+                                                 self._count(rolled, DOCTOR),
+                                                 self._count(rolled, EXTERMINATE))
+        after = np.column_stack([fields[:, 0] - aside - kept.sum(axis=1),
+                                 fields[:, 1] + kept @ self.human_values,
+                                 fields[:, 2] + kept @ self.dalek_values,
+                                 doctors, exterminates])
+        score = np.where(self.intervenes(doctors, exterminates), 0, self.final_score(after))
+        stop = (score < 0) & (then == STOP_CODE)
+        score[stop] = self.stop_score(after[stop, 1], after[stop, 2])
+        return after, score
+
+    def intervenes(self, doctors: np.ndarray, exterminates: np.ndarray) -> np.ndarray:
+        """Rule 5: the third Doctor ends the turn with nothing (it beats rule 6)."""
+        return doctor_intervenes(doctors)
+
+    def final_score(self, after: np.ndarray) -> np.ndarray:
+        """Rules 6 and 8: the score of a turn that is over once the roll is placed, else -1."""
+        to_roll, humans, daleks = after[:, 0], after[:, 1], after[:, 2]
+        no_dice_left = np.where(self.rules.daleks_hold(humans, daleks), humans + BONUS, 0)
+        return np.where(exterminate(after[:, 4]), exterminate_score(humans, to_roll),
+                        np.where(to_roll == 0, no_dice_left, -1))
+
+    def stop_score(self, humans: np.ndarray, daleks: np.ndarray) -> np.ndarray:
+        """Rule 8: stopping with dice left scores the Humans if the Daleks hold."""
+        return np.where(self.rules.daleks_hold(humans, daleks), humans, 0)
+
+    def legal(self, rolled: np.ndarray, kept: np.ndarray) -> np.ndarray:
+        """Rule 4: the keep takes dice the roll shows, and at least one die is kept."""
+        aside = (self._count(rolled, DOCTOR) > 0) * 1 + (self._count(rolled, EXTERMINATE) > 0)
+        shown = rolled[:, list(self.rules.keepable_faces)]
+        return np.all(kept <= shown, axis=1) & enough_kept(kept.sum(axis=1) + aside)
+
+    def _count(self, rolled: np.ndarray, face: str) -> np.ndarray:
+        faces = self.rules.die.faces
+        return rolled[:, faces.index(face)] if face in faces else np.zeros(len(rolled), np.int64)
+
+
+@dataclass
+class Pairs:
+    """Every (reachable state, roll) pair of a compiled turn, numbered: states in key order
+    (so by dice to roll), each followed by every roll of its dice in `roll(die, n)` order."""
+
+    turn: CompiledTurn
+    keys: np.ndarray  # (states,) sorted state keys
+    fields: np.ndarray  # (states, 5)
+    first: np.ndarray  # (states + 1,) each state's first pair; the last entry is the count
+    radix: np.ndarray  # per face: a roll's code is counts @ radix
+    codes: np.ndarray  # sorted codes of every roll of 1..dice dice
+    rank: np.ndarray  # each code's position among the rolls of its size
+
+    @classmethod
+    def of(cls, turn: CompiledTurn) -> Pairs:
+        rules = turn.rules
+        sizes = sorted(turn.layers)
+        keys = np.concatenate([turn.layers[n].keys for n in sizes])
+        per_state = np.concatenate([np.full(len(turn.layers[n].keys), len(turn.keeps[n].outcomes))
+                                    for n in sizes])
+        faces = len(rules.die.faces)
+        radix = (rules.dice + 1) ** np.arange(faces - 1, -1, -1, dtype=np.int64)
+        codes = np.concatenate([turn.keeps[n].outcomes @ radix for n in turn.keeps])
+        rank = np.concatenate([np.arange(len(turn.keeps[n].outcomes)) for n in turn.keeps])
+        order = np.argsort(codes, kind="stable")
+        return cls(turn, keys, turn.codec.decode_all(keys),
+                   np.concatenate([[0], np.cumsum(per_state)]), radix, codes[order], rank[order])
+
+    @property
+    def rules(self) -> Rules:
+        return self.turn.rules
+
+    @property
+    def size(self) -> int:
+        return int(self.first[-1])
+
+    def states(self, fields: np.ndarray) -> np.ndarray:
+        """The index of each state (rows of fields); -1 for a state no turn reaches."""
+        radix = np.array(self.turn.codec.radix)
+        inside = np.all((fields >= 0) & (fields < radix), axis=1)
+        keys = self.turn.codec.encode(np.where(inside[:, None], fields, 0))
+        index = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        return np.where(inside & (self.keys[index] == keys), index, -1)
+
+    def pair(self, state: np.ndarray, rolled: np.ndarray) -> np.ndarray:
+        """The pair of each (state index, roll as counts over the faces)."""
+        return self.first[state] + self.rank[np.searchsorted(self.codes, rolled @ self.radix)]
+
+    @cached_property
+    def state_of(self) -> np.ndarray:
+        """Each pair's state."""
+        return np.repeat(np.arange(len(self.keys)), np.diff(self.first))
+
+    @cached_property
+    def rolled(self) -> np.ndarray:
+        """Each pair's roll as counts over the faces."""
+        return np.concatenate([self.turn.keeps[int(f[0])].outcomes for f in self.fields])
+
+    @cached_property
+    def choice(self) -> np.ndarray:
+        """Each pair's keep decision node in the turn graph (-1: the third Doctor ended it),
+        and the keep code forced on the way to it."""
+        sizes = sorted(self.turn.layers)
+        return np.stack([np.concatenate([self.turn.layers[n].choice.ravel() for n in sizes]),
+                         np.concatenate([self.turn.layers[n].code.ravel() for n in sizes])])
+
+    @cached_property
+    def chance(self) -> np.ndarray:
+        """Each state's chance node (its roll) in the turn graph."""
+        return np.array([self.turn.chance[k] for k in self.keys.tolist()], dtype=np.int64)
+
+    def layer(self, n: int) -> tuple[int, int]:
+        """The states [lo, hi) that roll n dice."""
+        return (int(np.searchsorted(self.fields[:, 0], n)),
+                int(np.searchsorted(self.fields[:, 0], n, side="right")))
+
+
+@dataclass
+class TurnPolicy:
+    """A keep and a stop-or-roll for every (state, roll) pair: `keep[p]` counts over the
+    keepable faces (Humans, then Daleks, in die order), `then[p]` END/STOP/ROLL code or NONE.
+    Stored as int8 (counts are at most 30), so a race can hold one policy per position."""
+
+    name: str
+    pairs: Pairs
+    keep: np.ndarray
+    then: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.keep = self.keep.astype(np.int8)
+        self.then = self.then.astype(np.int8)
+
+    @property
+    def rules(self) -> Rules:
+        return self.pairs.rules
+
+
+# ---- built-in policies ----------------------------------------------------------------------
+def optimal_policies(pairs: Pairs, utilities: np.ndarray, names: list[str]) -> list[TurnPolicy]:
+    """The optimal turn for each utility of the final score (rows of `utilities`), ties going
+    to the solver's canonical first option."""
+    turn = pairs.turn
+    chosen = turn.graph.solve(np.atleast_2d(utilities), policy=True).chosen
+    return [_from_choices(pairs, chosen[:, c], name) for c, name in enumerate(names)]
+
+
+def points_policy(pairs: Pairs) -> TurnPolicy:
+    """Optimal play for the turn's expected points."""
+    utility = np.array([float(u) for u in points_utility(pairs.turn)])
+    return optimal_policies(pairs, utility, ["points"])[0]
+
+
+def _from_choices(pairs: Pairs, chosen: np.ndarray, name: str) -> TurnPolicy:
+    """Read a whole policy off the graph's choices: follow every pair's chain of keep choices
+    at once (the vectorised form of `CompiledTurn.best_keep`)."""
+    turn, rules = pairs.turn, pairs.rules
+    first_edge, child, label = _chains(turn)
+    node, code = pairs.choice.copy()
+    live = node >= 0
+    node, code = node[live], code[live]
+    while True:
+        step = np.flatnonzero(first_edge[node] >= 0)
+        if not len(step):
+            break
+        edge = first_edge[node[step]] + chosen[node[step]]
+        code[step] += label[edge]
+        node[step] = child[edge]
+    keep = np.zeros((pairs.size, len(rules.keepable_faces)), dtype=np.int64)
+    digits = np.empty((len(code), keep.shape[1]), dtype=np.int64)
+    for j in range(keep.shape[1]):
+        code, digits[:, j] = np.divmod(code, rules.dice + 1)
+    keep[live] = digits
+    then = np.full(pairs.size, NONE, dtype=np.int64)
+    over = node < turn.graph.n_results
+    then[live] = np.where(over, END_CODE, np.where(chosen[node] == 1, ROLL_CODE, STOP_CODE))
+    return TurnPolicy(name, pairs, keep, then)
+
+
+def _chains(turn: CompiledTurn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The labelled (keep) choice blocks flattened: each node's first edge (-1 for nodes of
+    other blocks and results), each edge's child and keep-code label."""
+    graph = turn.graph
+    first_edge = np.full(graph.size, -1, dtype=np.int64)
+    children, labels, offset = [], [], 0
+    for b, block in enumerate(graph.blocks):
+        if b in turn.labels:
+            first_edge[block.start:block.stop] = offset + block.indptr[:-1]
+            children.append(block.child)
+            labels.append(turn.labels[b])
+            offset += len(block.child)
+    empty = np.empty(0, dtype=np.int64)
+    return (first_edge, np.concatenate(children) if children else empty,
+            np.concatenate(labels) if labels else empty)
+
+
+def keep_daleks(pairs: Pairs, k: int) -> TurnPolicy:
+    """The human rule "keep the Daleks, stop at K": keep every Dalek rolled; then take the Humans
+    rolled from the highest value down, each one only if the Daleks still hold with it (the tie
+    rule decides); if that keeps no die at all (the roll shows only Humans that do not fit, and
+    no Doctor or Exterminate), keep one lowest-valued Human, as rule 4 demands. Then stop once
+    the kept Humans reach K and the Daleks hold; otherwise roll."""
+    if k < 0:
+        raise InputError(f"keep-daleks needs a whole number of Humans >= 0, not {k}")
+    rules = pairs.rules
+    play = Play(rules)
+    fields, rolled = pairs.fields[pairs.state_of], pairs.rolled
+    faces = list(rules.keepable_faces)
+    keep = np.zeros((pairs.size, len(faces)), dtype=np.int64)
+    daleks = fields[:, 2].copy()
+    for j, face in enumerate(faces):
+        if face in rules.dalek_faces:
+            keep[:, j] = rolled[:, face]
+            daleks += rolled[:, face] * rules.value(face)
+    humans = fields[:, 1].copy()
+    by_value = sorted((j for j, f in enumerate(faces) if f in rules.human_faces),
+                      key=lambda j: -rules.value(faces[j]))
+    for j in by_value:
+        value = rules.value(faces[j])
+        for t in range(1, rules.dice + 1):  # one more of this face while the Daleks hold
+            fits = (t <= rolled[:, faces[j]]) & rules.daleks_hold(humans + value, daleks)
+            keep[:, j] += fits
+            humans += fits * value
+    for j in reversed(by_value):  # rule 4: one lowest Human when nothing else is kept
+        empty = ~play.legal(rolled, keep) & (rolled[:, faces[j]] > 0)
+        keep[empty, j] = 1
+    after, score = play.roll(fields, rolled, keep, np.full(pairs.size, ROLL_CODE))
+    stop = (after[:, 1] >= k) & rules.daleks_hold(after[:, 1], after[:, 2])
+    then = np.where(score >= 0, END_CODE, np.where(stop, STOP_CODE, ROLL_CODE))
+    ended = play.intervenes(after[:, 3], after[:, 4])
+    then[ended] = NONE
+    keep[ended] = 0
+    return TurnPolicy(f"keep-daleks {k}", pairs, keep, then)
+
+
+# ---- moves written in files: policy tables and decision logs ----------------------------------
+@dataclass
+class Moves:
+    """Rows of (position, move) read from a file, checked against the rules."""
+
+    lines: np.ndarray  # the file line of each row (1 = header)
+    pair: np.ndarray
+    keep: np.ndarray  # counts over the keepable faces
+    then: np.ndarray  # END/STOP/ROLL codes
+    extra: dict[str, list[str]]  # other columns, as text
+
+
+def read_moves(pairs: Pairs, path: str, what: str) -> Moves:
+    """Rows with the columns of `dice-solver dalek table` (to_roll, humans, daleks, doctors,
+    exterminates, roll, keep, then; others are kept as text): each a legal move by the rules
+    in a position some turn reaches. `what` names the file in errors."""
+    header, rows, lines = read_csv(path, what, MOVE_COLUMNS)
+    rules = pairs.rules
+    keepable = list(rules.keepable_faces)
+    columns = {name: header.index(name) for name in header}
+    fields = np.empty((len(rows), 5), dtype=np.int64)
+    rolled = np.empty((len(rows), len(rules.die.faces)), dtype=np.int64)
+    kept = np.empty((len(rows), len(keepable)), dtype=np.int64)
+    then = np.empty(len(rows), dtype=np.int64)
+    faces: dict[str, tuple[int, ...]] = {}
+    for r, (row, line) in enumerate(zip(rows, lines)):
+        try:
+            fields[r] = [int(row[columns[c]]) for c in MOVE_COLUMNS[:5]]
+            rolled[r] = _faces(rules, row[columns["roll"]], faces)
+            counts = _faces(rules, row[columns["keep"]], faces)
+            then[r] = THEN.index(row[columns["then"]].strip().lower())
+        except (ValueError, InputError) as error:
+            raise InputError(f"{what} line {line}: {_reason(error)}") from None
+        if any(c for f, c in enumerate(counts) if f not in keepable):
+            raise InputError(f"{what} line {line}: only Human and Dalek dice are kept by choice")
+        kept[r] = [counts[f] for f in keepable]
+    _check_rows(fields, rolled.sum(axis=1) == fields[:, 0], lines, what,
+                "the roll shows {shown} dice but {to_roll} were to roll",
+                shown=rolled.sum(axis=1), to_roll=fields[:, 0])
+    state = pairs.states(fields)
+    _check_rows(fields, state >= 0, lines, what, "no turn reaches this position ({state})")
+    pair = pairs.pair(state, rolled)
+    play = Play(rules)
+    _check_rows(fields, pairs.choice[0, pair] >= 0, lines, what,
+                "the third Doctor ends the turn on this roll: there is no move to make")
+    _check_rows(fields, play.legal(rolled, kept), lines, what,
+                "this keep is not allowed (it must be in the roll, and one die must be kept)")
+    _, score = play.roll(fields, rolled, kept, np.full(len(rows), ROLL_CODE))
+    _check_rows(fields, (score >= 0) == (then == END_CODE), lines, what,
+                "'then' must be 'end' exactly when the keep ends the turn")
+    extra = {name: [row[i] for row in rows] for name, i in columns.items()
+             if name not in MOVE_COLUMNS}
+    return Moves(lines, pair, kept, then, extra)
+
+
+def read_table(pairs: Pairs, path: str) -> TurnPolicy:
+    """A user's policy table (the `turn_keeps.csv[.gz]` format of `dice-solver dalek table`):
+    one row per (state, roll) it plays; a turn reaching a pair it leaves out is an error."""
+    moves = read_moves(pairs, path, f"policy table {path}")
+    seen = np.zeros(pairs.size, dtype=np.int64)
+    np.add.at(seen, moves.pair, 1)
+    if np.any(seen > 1):
+        twice = moves.lines[np.flatnonzero(seen[moves.pair] > 1)[1]]
+        raise InputError(f"policy table {path} line {twice}: a second row for the same state "
+                         f"and roll")
+    keep = np.zeros((pairs.size, moves.keep.shape[1]), dtype=np.int64)
+    then = np.full(pairs.size, NONE, dtype=np.int64)
+    keep[moves.pair], then[moves.pair] = moves.keep, moves.then
+    return TurnPolicy(f"table {path}", pairs, keep, then)
+
+
+def _faces(rules: Rules, text: str, cache: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """Dice written as players speak ("H4 H4 D3", "-" for none) as counts over the faces."""
+    if text not in cache:
+        counts = [0] * len(rules.die.faces)
+        for token in text.replace(",", " ").split():
+            if token != "-":
+                counts[rules.die.index(token.upper())] += 1
+        cache[text] = tuple(counts)
+    return cache[text]
+
+
+def _reason(error: Exception) -> str:
+    return str(error) if isinstance(error, InputError) else \
+        "expected whole numbers, faces such as 'H4 D3' (or '-') and then end, stop or roll"
+
+
+def _check_rows(fields: np.ndarray, ok: np.ndarray, lines: np.ndarray, what: str, message: str,
+                **values: np.ndarray) -> None:
+    """Raise for the first row that is not ok, naming its line and position."""
+    bad = np.flatnonzero(~ok)
+    if len(bad):
+        r = int(bad[0])
+        words = {name: int(v[r]) for name, v in values.items()}
+        raise InputError(f"{what} line {lines[r]}: " + message.format(
+            state=TurnState(*fields[r].tolist()), **words))
+
+
+# ---- exact worth of a policy --------------------------------------------------------------
+def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]:
+    """P(final turn score = s) for s = 0..max, exactly, when the turn follows `policy` under
+    `play`'s rules and dice. A forward pass over the states, in integers over one common
+    denominator (die total ^ (dice (dice + 1) / 2): every state's mass divides by the next roll's
+    denominator, since each roll keeps a die)."""
+    pairs = policy.pairs
+    play = Play(policy.rules) if play is None else play
+    dice, total = policy.rules.dice, play.die.total
+    scale = total ** (dice * (dice + 1) // 2)
+    mass = np.zeros(len(pairs.keys), dtype=object)
+    mass[pairs.states(np.array([[dice, 0, 0, 0, 0]]))[0]] = scale
+    scores: dict[int, int] = {}
+    for n in range(dice, 0, -1):
+        lo, hi = pairs.layer(n)
+        live = np.flatnonzero(mass[lo:hi] != 0) + lo
+        if not len(live):
+            continue
+        outcomes = roll(play.die, n)
+        count = len(outcomes)
+        pair = (pairs.first[live][:, None] + np.arange(count)).ravel()
+        after, score = play.roll(pairs.fields[live].repeat(count, axis=0), pairs.rolled[pair],
+                                 policy.keep[pair], policy.then[pair])
+        going = score < 0
+        _check_moves(policy, pair[going & (policy.then[pair] != ROLL_CODE)])
+        share = np.repeat(mass[live] // outcomes.denominator, count) * \
+            np.tile(np.array(outcomes.weights, dtype=object), len(live))
+        for s, m in zip(score[~going].tolist(), share[~going].tolist()):
+            scores[s] = scores.get(s, 0) + m
+        target = pairs.states(after[going])
+        if np.any(target < 0):
+            raise ValueError(f"{policy.name}: play left the compiled turn's states")
+        np.add.at(mass, target, share[going])
+    top = max(scores)
+    return [Fraction(scores.get(s, 0), scale) for s in range(top + 1)]
+
+
+def _check_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
+    """A turn that goes on needs the policy's stop-or-roll: a table that leaves it out fails."""
+    if len(missing):
+        pairs = policy.pairs
+        p = int(missing[0])
+        state = TurnState(*pairs.fields[pairs.state_of[p]].tolist())
+        raise InputError(f"the policy ({policy.name}) has no move for the roll "
+                         f"{format_faces(policy.rules, tuple(pairs.rolled[p]))} in the state "
+                         f"{state}, which its play reaches")
+
+
+
+# ---- policies by name, and duels ------------------------------------------------------------
+WIN = "win"
+
+
+def parse_policy(pairs: Pairs, text: str, duel: bool = False) -> TurnPolicy | None:
+    """A policy named on the command line: "points", "keep-daleks K" (alias "hold K"), a policy
+    table ("table:FILE", or a FILE ending in .csv or .csv.gz), or in a duel "win" (optimal for
+    winning; returned as None, since it depends on the position). "optimal" means "points" for
+    a single turn and "win" in a duel."""
+    words = " ".join(text.split())
+    lower = words.lower()
+    if lower == "optimal":
+        lower = WIN if duel else "points"
+    if lower == "points":
+        return points_policy(pairs)
+    if lower == WIN:
+        if not duel:
+            raise InputError("the 'win' policy depends on the game position: use it in a duel "
+                             "(--duel, or dalek duel)")
+        return None
+    head, _, number = lower.partition(" ")
+    if head in ("keep-daleks", "hold") and number.isdigit():
+        return keep_daleks(pairs, int(number))
+    if lower.startswith("table:") or lower.endswith((".csv", ".csv.gz")):
+        return read_table(pairs, words[6:] if lower.startswith("table:") else words)
+    raise InputError(f"unknown Dalek Dice policy {text!r}: use points, \"keep-daleks K\", "
+                     f"win (in a duel) or a policy table (table:FILE)")
+
+
+def race_local(policy: TurnPolicy) -> Choices:
+    """A fixed turn policy as the race engine's local model: one option, its exact score
+    distribution (a fixed policy plays the same turn whatever the position)."""
+    exact = distribution(policy)
+    return Choices([[(s, p) for s, p in enumerate(exact) if p]], policy.pairs.turn.graph.n_results)
+
+
+@dataclass
+class Duel:
+    """Two seats racing to the target, each with a fixed turn policy or None ("win": optimal
+    for its share of the win against the other), and the race solved for that play."""
+
+    race: DalekRace
+    policies: tuple[TurnPolicy | None, ...]
+    values: RaceValues
+
+    def chances(self) -> list[dict]:
+        """Each seat's P(win alone), P(tie for first) and value (share of the win) from the
+        start, float and (when solved so) exact."""
+        n = self.race.players
+        start = self.race.start()
+        row = self.values.values(start)
+        exact = None if self.values.exact is None else self.values.exact[self.values.row(start)]
+        seats = []
+        for seat in range(n):
+            entry: dict = {"seat": seat + 1, "p_win": float(row[WIN_METRIC * n + seat]),
+                           "p_tie": float(row[TIE_METRIC * n + seat]),
+                           "value": float(row[VALUE_METRIC * n + seat])}
+            if exact is not None:
+                entry.update(p_win_exact=exact[WIN_METRIC * n + seat],
+                             p_tie_exact=exact[TIE_METRIC * n + seat],
+                             value_exact=exact[VALUE_METRIC * n + seat])
+            seats.append(entry)
+        return seats
+
+
+def solve_duel(pairs: Pairs, policies: tuple[TurnPolicy | None, ...], target: int,
+               exact: bool = False, use_cache: bool = True) -> Duel:
+    """The race where seat i plays `policies[i]` (None: optimal for winning). With every seat
+    optimal this is the plain race (cached like `dalek game`); a fixed seat changes the game,
+    so that solve is never read from or written to the cache."""
+    locals_ = {seat: race_local(p) for seat, p in enumerate(policies) if p is not None}
+    race = DalekRace(pairs.turn, len(policies), target, seat_locals=locals_)
+    values = solve_race(race, exact=exact, use_cache=use_cache and not locals_)
+    return Duel(race, policies, values)
+
+
+def decision_regrets(pairs: Pairs, path: str) -> tuple[np.ndarray, Moves]:
+    """A decision log (the columns of a policy table, one row per move) scored against optimal
+    play for expected points: each move's regret is the optimal value of its (state, roll)
+    less the value of the move made, then optimal play (rounding below 0 clipped)."""
+    moves = read_moves(pairs, path, f"decision log {path}")
+    graph = pairs.turn.graph
+    values = graph.values([float(u) for u in points_utility(pairs.turn)])
+    state = pairs.state_of[moves.pair]
+    after, score = Play(pairs.rules).roll(pairs.fields[state], pairs.rolled[moves.pair],
+                                          moves.keep, moves.then)
+    worth = score.astype(np.float64)
+    going = score < 0
+    worth[going] = values[pairs.chance[pairs.states(after[going])]]
+    best = values[pairs.choice[0, moves.pair]]
+    return np.maximum(best - worth, 0.0), moves
+
+
+def describe_move(pairs: Pairs, moves: Moves, row: int) -> dict:
+    """One move of a log as players write it."""
+    rules = pairs.rules
+    keep = [0] * len(rules.die.faces)
+    for face, count in zip(rules.keepable_faces, moves.keep[row].tolist()):
+        keep[face] = count
+    p = int(moves.pair[row])
+    return {"line": int(moves.lines[row]),
+            "position": str(TurnState(*pairs.fields[pairs.state_of[p]].tolist())),
+            "roll": format_faces(rules, tuple(pairs.rolled[p].tolist())),
+            "keep": format_faces(rules, tuple(keep)), "then": THEN[int(moves.then[row])]}
