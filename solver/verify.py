@@ -15,6 +15,8 @@ import csv
 import gzip
 import io
 import math
+import re
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -75,45 +77,47 @@ def read_outcomes(path: str, column: str, allowed: Sequence[str]) -> np.ndarray:
     line, so the error names the line."""
     what = f"samples file {path}"
     text = read_text(path, what)
-    values = _fast_column(text, column)
+    numeric = all(a.isdigit() for a in allowed)  # scores: read as integers, much faster
+    values = _fast_column(text, column, np.int64 if numeric else str)
     if values is None:
         header, rows, _ = read_csv(path, what, [column], text)
-        values = np.array([row[header.index(column)] for row in rows], dtype=str)
+        values = np.array([row[header.index(column)].strip() for row in rows], dtype=str)
     if not len(values):
         raise InputError(f"{what} has a header but no samples")
-    index = {name: i for i, name in enumerate(allowed)}
-    distinct, inverse = np.unique(values, return_inverse=True)
-    unknown = {v.strip() for v in distinct.tolist() if v.strip() not in index}
-    if unknown:
+    names = np.array([int(a) for a in allowed]) if values.dtype.kind == "i" else np.array(allowed)
+    order = np.argsort(names)
+    at = np.minimum(np.searchsorted(names[order], values), len(names) - 1)
+    known = names[order][at] == values
+    if not np.all(known):
         header, rows, lines = read_csv(path, what, [column], text)
-        at = header.index(column)
-        row, line = next((row, n) for row, n in zip(rows, lines) if row[at].strip() in unknown)
-        raise InputError(f"{what} line {line}: {column} {row[at].strip()!r} cannot happen in "
-                         f"this game ({_describe(allowed)})")
-    return np.array([index[v.strip()] for v in distinct.tolist()],
-                    dtype=np.int64)[inverse.reshape(-1)]
+        r = int(np.flatnonzero(~known)[0])
+        raise InputError(f"{what} line {lines[r]}: {column} {rows[r][header.index(column)]!r} "
+                         f"cannot happen in this game ({_describe(allowed)})")
+    return order[at]
 
 
-def _fast_column(text: str, column: str) -> np.ndarray | None:
+def _fast_column(text: str, column: str, dtype: type) -> np.ndarray | None:
     """One column of a plain CSV text with NumPy's compiled reader, or None when the text is
-    not plain (quotes, uneven rows, a missing column): the careful reader then takes over."""
+    not plain (quotes, uneven rows, a value of another type, a missing column): the careful
+    reader then takes over."""
     if '"' in text:
         return None
-    lines = text.splitlines()
-    start = next((n for n, line in enumerate(lines) if line.strip() and
-                  not line.startswith("#")), None)
-    if start is None:
+    head = re.search(r"^(?!#)[^\n]*\S[^\n]*$", text, re.M)  # the first line with text
+    if head is None:
         return None
-    header = [c.strip() for c in lines[start].split(",")]
+    header = [c.strip() for c in head.group(0).split(",")]
     if column not in header:
         return None
+    body = text[head.end() + 1:]
     try:
-        values = np.loadtxt(io.StringIO(text), delimiter=",", comments="#", skiprows=start + 1,
-                            usecols=header.index(column), dtype=str, ndmin=1)
+        with warnings.catch_warnings():  # an empty body is reported by the caller
+            warnings.simplefilter("ignore")
+            values = np.loadtxt(io.StringIO(body), delimiter=",", comments="#",
+                                usecols=header.index(column), dtype=dtype, ndmin=1)
     except ValueError:
         return None
-    commas = sum(line.count(",") for line in lines if line.startswith("#"))
-    if text.count(",") - lines[start].count(",") - commas != len(values) * (len(header) - 1):
+    commas = sum(c.count(",") for c in re.findall(r"^#[^\n]*", body, re.M))
+    if body.count(",") - commas != len(values) * (len(header) - 1):
         return None  # some row has another number of fields
     return values
 

@@ -227,3 +227,4 @@ def plot(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_
     values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, False, quiet,
                    no_cache)
     click.echo(f"wrote {plot_race(values, Path(out))}")
+dalek.add_command(__import__("solver.cli.duel", fromlist=["dalek_duel"]).dalek_duel)

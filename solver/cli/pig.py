@@ -51,3 +51,4 @@ def game(target, hold, exact, quiet, as_json) -> None:
         lines += [f"{name} exactly: {summary[name]['p_first_wins_exact']}"
                   for name in summary if isinstance(summary[name], dict)]
     emit(summary, "\n".join(lines), as_json)
+pig.add_command(__import__("solver.cli.duel", fromlist=["pig_duel"]).pig_duel)
