@@ -212,8 +212,9 @@ def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
     similar = getattr(game, "similar", None)
     solved = np.zeros(graph.size, dtype=bool)
     slot = np.full(len(table), -1, dtype=np.int64)  # scratch: a member's place in its group
+    memo: dict = {}
     for done, group in enumerate(groups):
-        solver = _GroupSolver(graph, table, group, slot)
+        solver = _GroupSolver(graph, table, group, slot, memo)
         members = [p for component in group for p in component]
         if similar is not None:  # start from the values of similar positions solved earlier
             for p, q in _guesses(graph, similar, members, solved).items():
@@ -262,8 +263,9 @@ class _GroupSolver:
     stops as soon as its own residual is small; passes batch the components still running."""
 
     def __init__(self, graph: GameGraph, table: np.ndarray, group: list[list[int]],
-                 slot: np.ndarray) -> None:
+                 slot: np.ndarray, memo: dict) -> None:
         self.graph, self.table, self.slot = graph, table, slot  # slot: all -1 between uses
+        self.memo = memo  # (local, utilities) -> (value, distribution) of a best response
         self.members = np.array([p for component in group for p in component], dtype=np.int64)
         self.component = np.repeat(np.arange(len(group)), [len(c) for c in group])
         self.objective = graph.objective[self.members]
@@ -327,27 +329,42 @@ class _GroupSolver:
         return self.batches[batch].policy[row]
 
     def _respond(self, mask: np.ndarray) -> _Responses:
-        """The masked members' best responses to the current table, batched by local model."""
+        """The masked members' best responses to the current table, batched by local model.
+        Members facing the same utilities (common near the end of a game) share one answer,
+        also with members of groups solved before (`memo`)."""
         responses = _Responses(len(self.members))
-        for b, batch in enumerate(self.batches):
+        for batch in self.batches:
             chosen = np.flatnonzero(mask[batch.rows])
             utilities = self.table[batch.successors[chosen],
                                    self.objective[batch.rows[chosen]][:, None]]
-            step = batch.local.batch
-            for i in range(0, len(chosen), step):
-                part = chosen[i:i + step]
-                response = batch.local.respond(utilities[i:i + step])
-                responses.values[batch.rows[part]] = response.values
-                responses.parts.append((b, part, response))
+            keys = [(id(batch.local), row.tobytes()) for row in utilities]
+            missing: dict[tuple, int] = {}
+            for key, row in zip(keys, range(len(keys))):
+                if key not in self.memo and key not in missing:
+                    missing[key] = row
+            fresh = list(missing.values())
+            for i in range(0, len(fresh), batch.local.batch):
+                part = fresh[i:i + batch.local.batch]
+                response = batch.local.respond(utilities[part])
+                for column, row in enumerate(part):
+                    responses.pending[keys[row]] = (response, column)
+            for k, key in zip(batch.rows[chosen].tolist(), keys):
+                responses.keys[k] = key
+                responses.values[k] = (self.memo[key][0] if key in self.memo else
+                                       responses.pending[key][0].values[
+                                           responses.pending[key][1]])
         return responses
 
     def _adopt(self, mask: np.ndarray, responses: _Responses) -> None:
         """Play the responses' distributions where `mask` says (forward passes only there)."""
-        for b, part, response in responses.parts:
-            batch = self.batches[b]
-            wanted = mask[batch.rows[part]]
-            if wanted.any():
-                batch.policy[part[wanted]] = response.distributions()[wanted]
+        for k in np.flatnonzero(mask).tolist():
+            key = responses.keys[k]
+            if key not in self.memo:
+                response, column = responses.pending[key]
+                self.memo[key] = (float(response.values[column]),
+                                  response.distributions()[column])
+            batch, row = self.where[k]
+            self.batches[batch].policy[row] = self.memo[key][1]
 
     def _evaluate(self, mask: np.ndarray) -> None:
         """Set the masked members' values (all metrics) to those of their current policies."""
@@ -384,11 +401,12 @@ class _Responses:
     """Best responses of some members: values at once, distributions only when adopted."""
 
     values: np.ndarray  # per member (NaN where not asked)
-    parts: list[tuple[int, np.ndarray, Response]] = field(default_factory=list)
+    keys: dict[int, tuple]  # member -> (local, utilities) key
+    pending: dict[tuple, tuple[Response, int]]  # key -> a response not yet in the memo
 
     def __init__(self, members: int) -> None:
         self.values = np.full(members, np.nan)
-        self.parts = []
+        self.keys, self.pending = {}, {}
 
 
 def _exact_component(graph: GameGraph, floats: np.ndarray, table: list[list[Fraction]],

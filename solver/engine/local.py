@@ -20,12 +20,18 @@ BATCH_ELEMENTS = 1 << 22  # float64 node values one batched pass holds (about th
 
 
 class Response:
-    """A local model's best response to a batch of utilities: values, and a way to get the
-    result distributions of that response when they are needed."""
+    """A local model's best response to a batch of utilities: values, and the result
+    distributions of that response, computed when first asked for."""
 
     def __init__(self, values: np.ndarray, distributions: Callable[[], np.ndarray]) -> None:
         self.values = values
-        self.distributions = distributions
+        self._compute = distributions
+        self._distributions: np.ndarray | None = None
+
+    def distributions(self) -> np.ndarray:
+        if self._distributions is None:
+            self._distributions = self._compute()
+        return self._distributions
 
 
 class TurnLocal:
