@@ -1,0 +1,173 @@
+"""Our simulators (solver/simulate.py): seeded runs land inside the confidence intervals of the
+exact values (the verification ladder's step 4), runs are reproducible bit for bit, and a
+decision log's regrets add up to the exact cost of the policy that made it.
+
+Statistical thresholds: every check is a 99.9% interval (|z| < 3.29) or a goodness-of-fit test
+at alpha = 0.001 on a fixed seed, so a correct simulator fails one check with probability
+0.001; the seeds are fixed, so the outcome is deterministic.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+from solver.dice import Die
+from solver.games import dalek_policies as dp
+from solver.games import pig_policies as pp
+from solver.games.dalek_dice import parse_rules
+from solver.games.dalek_turn import compile_turn
+from solver.simulate import (
+    Decisions,
+    FixedSeat,
+    RaceSeat,
+    dalek_games,
+    dalek_turns,
+    decision_rows,
+    generator,
+    pig_games,
+    pig_turns,
+    sample_text,
+    throw,
+)
+from solver.verify import goodness_of_fit
+
+Z = 3.29  # two-sided 99.9% normal quantile
+
+
+@cache
+def pairs_of(faces: str = "H4 H2 D3 D2 DOC EXT", dice: int = 10, tie_rule: str = "ge"
+             ) -> dp.Pairs:
+    return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
+
+
+def inside(samples: np.ndarray, exact: list[Fraction]) -> tuple[float, float]:
+    """The z-score of the sample mean against the exact mean (exact variance), and the
+    goodness-of-fit p-value of the whole distribution."""
+    values = np.arange(len(exact))
+    mean = sum(v * p for v, p in zip(values.tolist(), exact))
+    variance = sum((v - mean) ** 2 * p for v, p in zip(values.tolist(), exact))
+    z = (samples.mean() - float(mean)) / np.sqrt(float(variance) / len(samples))
+    counts = np.bincount(samples, minlength=len(exact))
+    assert len(counts) == len(exact), "a score the exact distribution does not have"
+    report = goodness_of_fit([str(v) for v in values], exact, counts)
+    return z, report["p_value"]
+
+
+def test_throw_counts_and_weights() -> None:
+    die = Die.parse("test", "A B:2 C")
+    dice = np.array([0, 1, 5, 10] * 25_000)
+    counts = throw(generator(3), die, dice)
+    assert np.array_equal(counts.sum(axis=1), dice)
+    shares = counts.sum(axis=0) / dice.sum()
+    expected = np.array([1, 2, 1]) / 4
+    assert np.all(np.abs(shares - expected) < Z * np.sqrt(expected * (1 - expected) /
+                                                          dice.sum()))
+
+
+@pytest.mark.parametrize(("game", "policy"), [
+    (("H4 H2 D3 D2 DOC EXT", 10, "ge"), "points"),
+    (("H4 H2 D3 D2 DOC EXT", 10, "ge"), "keep-daleks 8"),
+    (("H4 H2 D3 D2 DOC EXT", 10, "gt"), "points"),
+    (("H4:2 H2 D3 D2 DOC EXT", 6, "ge"), "keep-daleks 3"),
+    (("H3 H1 D4 D1 DOC:2 EXT", 5, "gt"), "points"),
+])
+def test_dalek_turns_land_inside_the_exact_intervals(game, policy: str) -> None:
+    pairs = pairs_of(*game)
+    chosen = dp.parse_policy(pairs, policy)
+    samples = dalek_turns(chosen, 100_000, generator(11))
+    z, p_value = inside(samples, dp.distribution(chosen))
+    assert abs(z) < Z and p_value > 0.001
+
+
+def test_pig_turns_land_inside_the_exact_interval() -> None:
+    samples = pig_turns(20, 100, 200_000, generator(5))
+    z, p_value = inside(samples, pp.parse_policy("hold 20").turn_distribution(100))
+    assert abs(z) < Z and p_value > 0.001
+
+
+def binomial_z(successes: int, n: int, p: float) -> float:
+    return (successes - n * p) / np.sqrt(n * p * (1 - p))
+
+
+def test_pig_games_land_inside_the_exact_interval() -> None:
+    target, n = 30, 20_000
+    duel = pp.PigDuel(target, policies=(pp.PigPolicy(None), pp.PigPolicy(20)))
+    solution = pp.solve_duel(duel)
+    table = pp.hold_table(duel, solution, 0)
+    scores, winner = pig_games([lambda m, t, k: table[m, t, np.minimum(k, target)],
+                                lambda m, t, k: k >= 20], target, n, generator(8))
+    assert np.all(scores.max(axis=1) >= target) and np.all(scores.min(axis=1) < target)
+    assert np.array_equal(winner, scores.argmax(axis=1))
+    p_first = pp.win_chances(duel, solution)[0]
+    assert abs(binomial_z(int((winner == 0).sum()), n, p_first)) < Z
+
+
+@pytest.mark.parametrize("first", ["keep-daleks 4", "win"])
+def test_dalek_races_land_inside_the_exact_intervals(first: str) -> None:
+    """Races to 20 with four dice: a fixed policy, and a seat that plays each turn to win
+    (one optimal turn policy per position met), against keep-daleks 6."""
+    pairs = pairs_of(dice=4)
+    policies = (dp.parse_policy(pairs, first, duel=True), dp.keep_daleks(pairs, 6))
+    duel = dp.solve_duel(pairs, policies, 20)
+    seats = duel.chances()
+    rng = generator(4)
+    players = [FixedSeat(p, rng) if p is not None else RaceSeat(duel.values, pairs, s, rng)
+               for s, p in enumerate(policies)]
+    n = 20_000 if first != "win" else 5_000
+    scores, winner = dalek_games(players, 20, n, rng)
+    assert np.all(scores.max(axis=1) >= 20) and np.all(scores[winner >= 0].max(axis=1) ==
+                                                        scores[winner >= 0, winner[winner >= 0]])
+    for outcome, p in ((0, seats[0]["p_win"]), (1, seats[1]["p_win"]), (-1, seats[0]["p_tie"])):
+        assert abs(binomial_z(int((winner == outcome).sum()), n, p)) < Z
+
+
+def test_cli_runs_are_reproducible_bit_for_bit(tmp_path: Path) -> None:
+    runner = CliRunner()
+    files = []
+    for name, seed in (("a", "7"), ("b", "7"), ("c", "8")):
+        path = tmp_path / f"{name}.csv"
+        result = runner.invoke(cli, ["simulate", "dalek", "--policy", "keep-daleks 8", "--n",
+                                     "3000", "--seed", seed, "--out", str(path)])
+        assert result.exit_code == 0, result.output
+        files.append(path.read_bytes())
+    assert files[0] == files[1] != files[2]
+    first = files[0].decode().splitlines()
+    assert first[0] == ("# dice-solver simulate dalek --policy 'keep-daleks 8' --n 3000 "
+                        "--seed 7 --faces 'H4 H2 D3 D2 DOC EXT' --dice 10 --tie-rule ge")
+    assert first[1] == "score" and len(first) == 3002
+    pig = [runner.invoke(cli, ["simulate", "pig", "--policy", "optimal", "--duel", "hold 10",
+                               "--target", "20", "--n", "50", "--seed", "1"]).output
+           for _ in range(2)]
+    assert pig[0] == pig[1] and pig[0].splitlines()[1] == "winner,score_1,score_2"
+
+
+def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path) -> None:
+    """By the performance-difference identity, the expected sum of a turn's regrets (against
+    optimal play) is the optimal expected points less the policy's: the log's mean regret per
+    turn must land in the 99.9% interval around that exact gap."""
+    pairs = pairs_of()
+    policy = dp.keep_daleks(pairs, 8)
+    log = Decisions([], [], [], [], [])
+    n = 20_000
+    dalek_turns(policy, n, generator(2), decisions=log)
+    header, rows = decision_rows(pairs.turn, log)
+    path = tmp_path / "moves.csv"
+    path.write_text(sample_text("test", header, rows))
+    regrets, moves = dp.decision_regrets(pairs, str(path))
+    per_turn = np.bincount(np.array(moves.extra["turn"], dtype=np.int64) - 1, regrets,
+                           minlength=n)
+    gap = float(sum(s * p for s, p in enumerate(dp.distribution(dp.points_policy(pairs)))) -
+                sum(s * p for s, p in enumerate(dp.distribution(policy))))
+    assert abs(per_turn.mean() - gap) < Z * per_turn.std(ddof=1) / np.sqrt(n)
+    points = dp.points_policy(pairs)
+    log = Decisions([], [], [], [], [])
+    dalek_turns(points, 2_000, generator(3), decisions=log)
+    path.write_text(sample_text("test", *decision_rows(pairs.turn, log)))
+    assert np.all(dp.decision_regrets(pairs, str(path))[0] < 1e-9)
