@@ -17,6 +17,7 @@ from solver.formatting import exact_text
 from solver.games.dalek_race import DEFAULT_TARGET
 from solver.verify import ALPHA, TESTS
 
+REJECTED = 1  # exit status of a rejected simulator (bad input is 2), for scripts and CI
 TEST_NAMES = {"pearson": "Pearson chi-square", "g": "G-test"}
 
 
@@ -43,7 +44,10 @@ def check_options(command):
 
 @click.group()
 def verify() -> None:
-    """Check a simulator: samples against the exact distribution, or moves against optimal play."""
+    """Check a simulator: samples against the exact distribution, or moves against optimal play.
+
+    Exit status: 0 when the samples are consistent with the exact distribution, 1 when the
+    verdict rejects them, 2 for bad input."""
 
 
 @verify.command("dalek")
@@ -176,6 +180,8 @@ def _outcomes(title: str, column: str, labels: list[str], exact: list[Fraction],
     report = goodness_of_fit(labels, exact, counts, alpha, test, top, values)
     report.update(title=title, samples_file=samples, outcome=column)
     emit(_jsonable(report), _verdict_text(title, samples, column, report), as_json)
+    if report["verdict"] == "rejected":
+        click.get_current_context().exit(REJECTED)
 
 
 def _verdict_text(title: str, samples: str, column: str, report: dict) -> str:
