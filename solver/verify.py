@@ -229,3 +229,26 @@ def regret_summary(regrets: np.ndarray, worst: np.ndarray, describe) -> dict:
             "mean_regret": float(regrets.mean()) if len(regrets) else 0.0,
             "optimal_moves": int(np.sum(regrets <= 1e-9)),
             "worst": [describe(int(i)) for i in worst]}
+
+
+def power(exact: Sequence[Fraction], wrong: Sequence[float], n: int, alpha: float = ALPHA
+          ) -> float:
+    """The chance that the Pearson test at level alpha rejects n samples drawn from `wrong`
+    (probabilities of the same outcomes) when `exact` is the truth: the noncentral chi-square
+    approximation, with noncentrality n * sum (q - p)^2 / p over the bins `goodness_of_fit`
+    would pool. Mass `wrong` puts on outcomes `exact` never produces is seen with probability
+    1 - (1 - mass)^n and rejects at once."""
+    from scipy import stats
+
+    p = np.array([float(x) for x in exact])
+    q = np.array([float(x) for x in wrong])
+    pooling = _pool(n * p)
+    if pooling is None:
+        return 0.0
+    bins = pooling[0]
+    possible = bins >= 0
+    pb, qb = np.bincount(bins[possible], p[possible]), np.bincount(bins[possible], q[possible])
+    dof = len(pb) - 1
+    tested = stats.ncx2.sf(stats.chi2.isf(alpha, dof), dof, n * float(((qb - pb) ** 2 / pb).sum()))
+    unseen = (1 - float(q[~possible].sum())) ** n
+    return float(1 - unseen * (1 - tested))

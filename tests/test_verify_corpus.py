@@ -1,0 +1,105 @@
+"""The wrong-simulator corpus: `verify` must reject each deliberately wrong simulator at a stated
+sample size, and accept the right simulator at about the stated false-alarm rate.
+
+Each wrong simulator is our simulator with one rule changed: a `Play` subclass, or the die it
+throws. The same forward pass that evaluates a policy exactly (`distribution(policy, play)`)
+gives each wrong simulator's exact distribution, hence the power of the test at n samples
+(`solver.verify.power`, noncentral chi-square). The stated sample size of a bug is the smallest
+multiple of 50 where that power reaches 0.999 with the points policy at alpha = 0.001; there,
+ten seeded runs of the wrong simulator must all be rejected (if the power is right, all ten are
+with probability >= 0.99; the seeds are fixed, so the test is deterministic).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from solver.dice import Die
+from solver.games import dalek_policies as dp
+from solver.games.dalek_dice import BONUS, doctor_intervenes, exterminate, parse_rules
+from solver.games.dalek_turn import compile_turn
+from solver.simulate import dalek_turns, generator
+from solver.verify import goodness_of_fit, power
+
+
+class BonusWhenStopping(dp.Play):
+    """Bug: the 5-point bonus (rule 8, every die kept) is also given when stopping."""
+
+    def stop_score(self, humans, daleks):
+        return np.where(self.rules.daleks_hold(humans, daleks), humans + BONUS, 0)
+
+
+class ExterminateBeatsDoctor(dp.Play):
+    """Bug: a third Doctor and a third Exterminate on one roll score as Exterminate (rule 5
+    says the Doctor wins: 0 points)."""
+
+    def intervenes(self, doctors, exterminates):
+        return doctor_intervenes(doctors) & ~exterminate(exterminates)
+
+
+def loaded_die(rules):
+    """Bug: the Doctor face comes up twice as often as any other."""
+    return dp.Play(rules, Die.parse("Dalek Dice", "H4 H2 D3 D2 DOC:2 EXT"))
+
+
+# bug -> (the wrong rules, the stated sample size: power >= 0.999 at alpha = 0.001)
+CORPUS = {
+    "doctor twice as likely": (loaded_die, 350),
+    "bonus when stopping": (BonusWhenStopping, 1300),
+    "doctor does not beat a third exterminate": (ExterminateBeatsDoctor, 1200),
+}
+
+
+@cache
+def points() -> dp.TurnPolicy:
+    return dp.points_policy(dp.Pairs.of(compile_turn(parse_rules())))
+
+
+@cache
+def exact() -> list:
+    return dp.distribution(points())
+
+
+def labels(size: int) -> list[str]:
+    return [str(s) for s in range(size)]
+
+
+@pytest.mark.parametrize("bug", sorted(CORPUS))
+def test_stated_sample_size_is_where_power_reaches_0999(bug: str) -> None:
+    wrong_rules, n = CORPUS[bug]
+    wrong = dp.distribution(points(), wrong_rules(points().rules))
+    size = max(len(wrong), len(exact()))
+    right = list(exact()) + [0] * (size - len(exact()))
+    wrong = [float(w) for w in wrong] + [0.0] * (size - len(wrong))
+    assert power(right, wrong, n) >= 0.999 > power(right, wrong, n - 50)
+
+
+@pytest.mark.parametrize("bug", sorted(CORPUS))
+def test_each_wrong_simulator_is_rejected(bug: str) -> None:
+    wrong_rules, n = CORPUS[bug]
+    size = 100  # above any score either rule set can give
+    right = list(exact()) + [0] * (size - len(exact()))
+    for seed in range(10):
+        samples = dalek_turns(points(), n, generator(seed), play=wrong_rules(points().rules))
+        report = goodness_of_fit(labels(size), right, np.bincount(samples, minlength=size))
+        assert report["verdict"] == "rejected", (bug, seed, report["p_value"])
+
+
+def test_right_simulator_false_alarm_rate() -> None:
+    """200 seeded runs of 2,000 turns of the right simulator: the number rejected at alpha must
+    be a plausible Binomial(200, alpha) draw (inside its central 99.9%), at the default alpha
+    = 0.001 (at most 2: P(X >= 3) = 0.0011) and at alpha = 0.05 (rejections happen there, so
+    this also shows the test is not simply blind)."""
+    size = len(exact())
+    p_values = np.array([
+        goodness_of_fit(labels(size), exact(), np.bincount(
+            dalek_turns(points(), 2_000, generator(1000 + seed)), minlength=size))["p_value"]
+        for seed in range(200)])
+    for alpha in (0.001, 0.05):
+        rejected = int(np.sum(p_values < alpha))
+        low, high = stats.binom.ppf(0.0005, 200, alpha), stats.binom.isf(0.0005, 200, alpha)
+        assert low <= rejected <= high, (alpha, rejected)
