@@ -43,7 +43,7 @@ Arena = tuple[int, ...]  # sizes of the groups of equal numbers, largest first
 
 class Position(NamedTuple):
     """Everything that decides the rest of the game. A seat is still in exactly when its stock
-    is not empty (reading 6: only the mover can go out, at the end of its turn, and a mover
+    is not empty (reading 7: only the mover can go out, at the end of its turn, and a mover
     with an empty stock ends the turn), so no separate field is needed for it. `points` holds
     each eliminated seat's points under --scoring points (0 for seats still in), `()` otherwise:
     the order of eliminations is history the payoff needs but the state would otherwise lose."""
@@ -107,7 +107,7 @@ def _binomial(n: int, k: int, p: Fraction) -> Fraction:
 
 def _strike_patterns(arena: Arena, hit: Fraction) -> dict[tuple[Arena, int], Fraction]:
     """(dice left unstruck per group, dice struck) -> probability: each arena die is struck
-    independently with probability `hit` (reading 3)."""
+    independently with probability `hit` (reading 4)."""
     patterns: dict[tuple[Arena, int], Fraction] = {((), 0): Fraction(1)}
     for size in arena:
         following: dict[tuple[Arena, int], Fraction] = defaultdict(Fraction)
@@ -123,7 +123,7 @@ def _strike_patterns(arena: Arena, hit: Fraction) -> dict[tuple[Arena, int], Fra
 @cache
 def throw_outcomes(arena: Arena, thrown: int, hit: Fraction, miss: Fraction
                    ) -> tuple[Outcome, ...]:
-    """Exact distribution of a throw of `thrown` dice into `arena` (reading 3 and 4): the hit
+    """Exact distribution of a throw of `thrown` dice into `arena` (readings 4 and 5): the hit
     patterns (how many dice of each group are struck) times the thrown dice that land, times the
     faces of every struck or landed die. Sorted by (left, taken, removed)."""
     total: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
@@ -158,8 +158,6 @@ def dice_per_player(players: int, edition: int = DEFAULT_EDITION, dice: int | No
         raise InputError(f"Strike is for 2 to 5 players, not {players}")
     if dice is None:
         return EDITIONS[edition][players]
-    if dice < 2:
-        raise InputError(f"each player needs at least 2 dice (one is placed at setup), not {dice}")
     if dice * players > edition:
         raise InputError(f"{players} players with {dice} dice each need {dice * players} dice; "
                          f"the {edition}-dice edition has {edition}")
@@ -182,7 +180,8 @@ class Strike:
         if not 2 <= self.players <= 5:
             raise InputError(f"Strike is for 2 to 5 players, not {self.players}")
         if self.dice < 2:
-            raise InputError(f"each player needs at least 2 dice, not {self.dice}")
+            raise InputError(f"each player needs at least 2 dice (one is placed at setup), "
+                             f"not {self.dice}")
         for name, p in (("hit", self.hit), ("miss", self.miss)):
             if not 0 <= p <= 1:
                 raise InputError(f"--{name} must be a probability between 0 and 1, not {p}")
@@ -197,7 +196,7 @@ class Strike:
 
     # ---- the engine's protocol ------------------------------------------------------------
     def start(self) -> Position:
-        """Before setup: seat 1 places first (reading 7), every stock full."""
+        """Before setup: seat 1 places first (readings 3 and 10), every stock full."""
         points = (0,) * self.players if self.scoring == "points" else ()
         return Position(0, (self.dice,) * self.players, (), SETUP, points)
 
@@ -223,7 +222,7 @@ class Strike:
             return [Position(0 if last else mover + 1, placed, after, START if last else SETUP,
                              points) for after in self.placements(arena)[1]]
         stock = stocks[mover]
-        thrown = stock if not arena else 1  # reading 5: the big hit throws the whole stock
+        thrown = stock if not arena else 1  # reading 6: the big hit throws the whole stock
         result: list[Position | Terminal] = []
         if phase == MID:
             result.append(self.end_turn(mover, stocks, arena, points))
@@ -231,7 +230,7 @@ class Strike:
             left = outcome.left
             kept = stock - thrown + outcome.taken
             after = (*stocks[:mover], kept, *stocks[mover + 1:])
-            if outcome.taken or not left or not kept:  # reading 4, 5 and 6
+            if outcome.taken or not left or not kept:  # readings 5, 6 and 7
                 result.append(self.end_turn(mover, after, (1,) * left, points))
             else:
                 result.append(Position(mover, after, (1,) * left, MID, points))
@@ -252,7 +251,7 @@ class Strike:
         return self._throws[key]
 
     def placements(self, arena: Arena) -> tuple[Choices, list[Arena]]:
-        """Setup (reading 7): the distinct arenas a placement can make, in the order of the
+        """Setup (reading 10): the distinct arenas a placement can make, in the order of the
         smallest number making each when group k shows number k + 1, so ties go to the lowest
         number, as in `placement_options`."""
         if arena not in self._setups:
@@ -264,7 +263,7 @@ class Strike:
     def end_turn(self, mover: int, stocks: tuple[int, ...], arena: Arena,
                  points: tuple[int, ...]) -> Position | Terminal:
         """The turn passes to the next seat still in; a mover with an empty stock is out
-        (reading 6), scoring the number of seats still in (reading 8)."""
+        (reading 7), scoring the number of seats still in (reading 8)."""
         if not stocks[mover]:
             still_in = [seat for seat, s in enumerate(stocks) if s]
             if points:
