@@ -1,13 +1,14 @@
 """The wrong-simulator corpus: `verify` must reject each deliberately wrong simulator at a stated
 sample size, and accept the right simulator at about the stated false-alarm rate.
 
-Each wrong simulator is our simulator with one rule changed: a `Play` subclass, or the die it
-throws. The same forward pass that evaluates a policy exactly (`distribution(policy, play)`)
-gives each wrong simulator's exact distribution, hence the power of the test at n samples
-(`solver.verify.power`, noncentral chi-square). The stated sample size of a bug is the smallest
-multiple of 50 where that power reaches 0.999 with the points policy at alpha = 0.001; there,
-ten seeded runs of the wrong simulator must all be rejected (if the power is right, all ten are
-with probability >= 0.99; the seeds are fixed, so the test is deterministic).
+Each wrong simulator is our simulator with one rule changed (`solver.simulate.BUGS`: a `Play`
+subclass, or the die it throws). The same forward pass that evaluates a policy exactly
+(`distribution(policy, play)`) gives each wrong simulator's exact distribution, hence the
+power of the test at n samples (`solver.verify.power`, noncentral chi-square). The stated
+sample size of a bug is the smallest multiple of 50 where that power reaches 0.999 with the
+points policy at alpha = 0.001; there, ten seeded runs of the wrong simulator must all be
+rejected (if the power is right, all ten are with probability >= 0.99; the seeds are fixed, so
+the test is deterministic).
 """
 
 from __future__ import annotations
@@ -18,40 +19,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from solver.dice import Die
 from solver.games import dalek_policies as dp
-from solver.games.dalek_dice import BONUS, doctor_intervenes, exterminate, parse_rules
+from solver.games.dalek_dice import parse_rules
 from solver.games.dalek_turn import compile_turn
-from solver.simulate import dalek_turns, generator
+from solver.simulate import BUGS, dalek_turns, generator
 from solver.verify import goodness_of_fit, power
 
-
-class BonusWhenStopping(dp.Play):
-    """Bug: the 5-point bonus (rule 8, every die kept) is also given when stopping."""
-
-    def stop_score(self, humans, daleks):
-        return np.where(self.rules.daleks_hold(humans, daleks), humans + BONUS, 0)
-
-
-class ExterminateBeatsDoctor(dp.Play):
-    """Bug: a third Doctor and a third Exterminate on one roll score as Exterminate (rule 5
-    says the Doctor wins: 0 points)."""
-
-    def intervenes(self, doctors, exterminates):
-        return doctor_intervenes(doctors) & ~exterminate(exterminates)
-
-
-def loaded_die(rules):
-    """Bug: the Doctor face comes up twice as often as any other."""
-    return dp.Play(rules, Die.parse("Dalek Dice", "H4 H2 D3 D2 DOC:2 EXT"))
-
-
-# bug -> (the wrong rules, the stated sample size: power >= 0.999 at alpha = 0.001)
-CORPUS = {
-    "doctor twice as likely": (loaded_die, 350),
-    "bonus when stopping": (BonusWhenStopping, 1300),
-    "doctor does not beat a third exterminate": (ExterminateBeatsDoctor, 1200),
-}
+# bug -> the stated sample size: the power reaches 0.999 at alpha = 0.001
+CORPUS = {"loaded-doctor": 350, "bonus-when-stopping": 1300, "exterminate-beats-doctor": 1200}
 
 
 @cache
@@ -70,8 +45,8 @@ def labels(size: int) -> list[str]:
 
 @pytest.mark.parametrize("bug", sorted(CORPUS))
 def test_stated_sample_size_is_where_power_reaches_0999(bug: str) -> None:
-    wrong_rules, n = CORPUS[bug]
-    wrong = dp.distribution(points(), wrong_rules(points().rules))
+    n = CORPUS[bug]
+    wrong = dp.distribution(points(), BUGS[bug](points().rules))
     size = max(len(wrong), len(exact()))
     right = list(exact()) + [0] * (size - len(exact()))
     wrong = [float(w) for w in wrong] + [0.0] * (size - len(wrong))
@@ -80,11 +55,11 @@ def test_stated_sample_size_is_where_power_reaches_0999(bug: str) -> None:
 
 @pytest.mark.parametrize("bug", sorted(CORPUS))
 def test_each_wrong_simulator_is_rejected(bug: str) -> None:
-    wrong_rules, n = CORPUS[bug]
+    n = CORPUS[bug]
     size = 100  # above any score either rule set can give
     right = list(exact()) + [0] * (size - len(exact()))
     for seed in range(10):
-        samples = dalek_turns(points(), n, generator(seed), play=wrong_rules(points().rules))
+        samples = dalek_turns(points(), n, generator(seed), play=BUGS[bug](points().rules))
         report = goodness_of_fit(labels(size), right, np.bincount(samples, minlength=size))
         assert report["verdict"] == "rejected", (bug, seed, report["p_value"])
 

@@ -13,6 +13,7 @@ from solver.cli.common import emit
 from solver.cli.dalek import json_option, rules_options
 from solver.errors import InputError
 from solver.games.dalek_race import DEFAULT_TARGET
+from solver.simulate import BUGS
 
 POLICY_HELP = ('points (optimal for expected points), "keep-daleks K" (alias "hold K"), win '
                '(optimal for winning, with --duel only) or a policy table: table:FILE (the '
@@ -49,9 +50,12 @@ def simulate() -> None:
 @click.option("--decisions", type=click.Path(dir_okay=False), default=None,
               help="Also write every move made (position and move) to this CSV: a decision log "
                    "for `verify dalek --decisions` (turns only).")
+@click.option("--bug", type=click.Choice(sorted(BUGS)), default=None,
+              help="Play turns with one rule deliberately wrong (docs/verify.md): a simulator "
+                   "for `verify` to reject.")
 @json_option
 def dalek(faces, die_file, dice, tie_rule, policy, opponent, target, count, seed, out,
-          decisions, as_json) -> None:
+          decisions, bug, as_json) -> None:
     """Dalek Dice turns (the final score of each) or, with --duel, races (the winner)."""
     from solver.games.dalek_dice import parse_rules
     from solver.games.dalek_policies import Pairs, parse_policy
@@ -71,23 +75,24 @@ def dalek(faces, die_file, dice, tie_rule, policy, opponent, target, count, seed
     comment = _command("dalek", policy=policy, duel=opponent,
                        target=None if opponent is None else target, n=count, seed=seed,
                        faces=" ".join(_weighted(rules.die)), dice=rules.dice,
-                       tie_rule=rules.tie_rule)
-    clock = time.perf_counter()
+                       tie_rule=rules.tie_rule, bug=bug)
     if opponent is not None:
-        if decisions is not None:
-            raise InputError("--decisions logs the moves of single turns, not of a --duel")
+        if decisions is not None or bug is not None:
+            raise InputError("--decisions and --bug are for single turns, not a --duel")
         header, columns, summary = _dalek_duel(pairs, policy, opponent, target, count, rng)
     else:
         chosen = parse_policy(pairs, policy)
         log = Decisions([], [], [], [], []) if decisions is not None else None
-        scores = dalek_turns(chosen, count, rng, decisions=log)
+        play = None if bug is None else BUGS[bug](rules)
+        scores, seconds = _timed(dalek_turns, chosen, count, rng, play=play, decisions=log)
         header, columns = ["score"], [scores.tolist()]
-        summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean())}
+        summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean()),
+                   "seconds": seconds}
         if log is not None:
             names, rows = decision_rows(pairs.turn, log)
             write_samples(decisions, sample_text(comment, names, rows))
             summary["decisions"] = len(rows)
-    summary.update(samples=count, seed=seed, seconds=time.perf_counter() - clock)
+    summary.update(samples=count, seed=seed)
     _finish(out, comment, header, columns, summary, as_json)
 
 
@@ -101,10 +106,10 @@ def _dalek_duel(pairs, policy: str, opponent: str, target: int, count: int, rng
     values = solve_duel(pairs, policies, target).values if None in policies else None
     seats = [FixedSeat(p, rng) if p is not None else RaceSeat(values, pairs, seat, rng)
              for seat, p in enumerate(policies)]
-    scores, winner = dalek_games(seats, target, count, rng)
+    (scores, winner), seconds = _timed(dalek_games, seats, target, count, rng)
     summary = {"unit": "game", "policies": [policy, opponent], "target": target,
                "wins": [int((winner == s).sum()) for s in (0, 1)],
-               "ties": int((winner < 0).sum())}
+               "ties": int((winner < 0).sum()), "seconds": seconds}
     return (["winner", "score_1", "score_2"],
             [winner_names(winner), scores[:, 0].tolist(), scores[:, 1].tolist()], summary)
 
@@ -126,16 +131,16 @@ def pig(policy, opponent, target, count, seed, out, as_json) -> None:
     chosen = parse_policy(policy)
     comment = _command("pig", policy=chosen.name, duel=opponent, target=target, n=count,
                        seed=seed)
-    clock = time.perf_counter()
     if opponent is None:
         if chosen.hold is None:
             chosen.turn_distribution(target)  # explains why optimal play has no single turn
-        scores = pig_turns(chosen.hold, target, count, rng)
+        scores, seconds = _timed(pig_turns, chosen.hold, target, count, rng)
         header, columns = ["score"], [scores.tolist()]
-        summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean())}
+        summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean()),
+                   "seconds": seconds}
     else:
         header, columns, summary = _pig_duel(chosen, parse_policy(opponent), target, count, rng)
-    summary.update(samples=count, seed=seed, seconds=time.perf_counter() - clock)
+    summary.update(samples=count, seed=seed)
     _finish(out, comment, header, columns, summary, as_json)
 
 
@@ -153,11 +158,18 @@ def _pig_duel(first, second, target: int, count: int, rng) -> tuple[list[str], l
         table = hold_table(duel, solution, seat)
         return lambda mine, theirs, total: table[mine, theirs, np.minimum(total, target)]
 
-    scores, winner = pig_games([rule(0), rule(1)], target, count, rng)
+    (scores, winner), seconds = _timed(pig_games, [rule(0), rule(1)], target, count, rng)
     summary = {"unit": "game", "policies": [first.name, second.name], "target": target,
-               "wins": [int((winner == s).sum()) for s in (0, 1)]}
+               "wins": [int((winner == s).sum()) for s in (0, 1)], "seconds": seconds}
     return (["winner", "score_1", "score_2"],
             [winner_names(winner), scores[:, 0].tolist(), scores[:, 1].tolist()], summary)
+
+
+def _timed(simulator, *args, **options):
+    """A simulator's result and the seconds it took (playing only: no solve, no writing)."""
+    clock = time.perf_counter()
+    result = simulator(*args, **options)
+    return result, time.perf_counter() - clock
 
 
 def _finish(out: str | None, comment: str, header: list[str], columns: list, summary: dict,
@@ -174,7 +186,7 @@ def _finish(out: str | None, comment: str, header: list[str], columns: list, sum
     write_samples(out, text)
     summary["out"] = out
     text = (f"wrote {summary['samples']} {summary['unit']}s to {out} (seed {summary['seed']}, "
-            f"{summary['seconds']:.1f} s)")
+            f"played in {summary['seconds']:.1f} s)")
     if "mean" in summary:
         text += f"; mean score {summary['mean']:.6f}"
     if "wins" in summary:

@@ -1,0 +1,119 @@
+"""Verdicts: time `dice-solver verify` end to end, and measure the false-alarm rate and the
+rejection rates of the wrong-simulator corpus. Prints three tables.
+
+Run: python benchmarks/bench_verify.py [--seeds N]   (N seeded runs per rate, default 1000).
+Verify commands run in fresh processes (cold start included); sample files are made first with
+`dice-solver simulate`, untimed. Rates are measured in process with the same functions.
+
+Target from issue 6: `verify` of one million samples in <= 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.cli.common import table
+from solver.games import dalek_policies as dp
+from solver.games.dalek_dice import parse_rules
+from solver.games.dalek_turn import compile_turn
+from solver.simulate import BUGS, dalek_turns, generator
+from solver.verify import goodness_of_fit, power
+
+CLI = Path(__file__).resolve().parent.parent / "cli.py"
+
+TIMED = {  # name -> (simulate arguments, verify arguments, target seconds or None)
+    "Dalek Dice, 1,000,000 turns, points": (
+        ["dalek", "--n", "1000000"], ["dalek", "--samples", "{samples}"], 10),
+    "Dalek Dice, 1,000,000 turns, keep-daleks 8": (
+        ["dalek", "--policy", "keep-daleks 8", "--n", "1000000"],
+        ["dalek", "--policy", "keep-daleks 8", "--samples", "{samples}"], 10),
+    "Pig, 1,000,000 turns, hold 20": (
+        ["pig", "--n", "1000000"], ["pig", "--samples", "{samples}"], 10),
+    "Dalek Dice decision log, 100,000 turns of keep-daleks 8": (
+        ["dalek", "--policy", "keep-daleks 8", "--n", "100000", "--decisions", "{moves}"],
+        ["dalek", "--decisions", "{moves}"], None),
+}
+STATED = {"loaded-doctor": 350, "bonus-when-stopping": 1300, "exterminate-beats-doctor": 1200}
+
+
+def cli(*args: str) -> float:
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, str(CLI), *args], capture_output=True, text=True)
+    if result.returncode not in (0, 1):  # 1: a rejected sample, still a measured run
+        raise RuntimeError(result.stderr)
+    return time.perf_counter() - start
+
+
+def timings() -> list[tuple]:
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        files = {"samples": os.path.join(folder, "samples.csv"),
+                 "moves": os.path.join(folder, "moves.csv")}
+        for name, (make, check, target) in TIMED.items():
+            cli("simulate", *[a.format(**files) for a in make], "--seed", "1", "--out",
+                files["samples"])
+            seconds = cli("verify", *[a.format(**files) for a in check])
+            rows.append((name, f"{seconds:.1f}", "" if target is None else f"<= {target}",
+                         "" if target is None else ("yes" if seconds <= target else "NO")))
+    return rows
+
+
+def rejected(policy: dp.TurnPolicy, exact: list, n: int, seeds: range, play=None,
+             alpha: float = 0.001) -> int:
+    """How many seeded runs of n turns the verdict rejects."""
+    size = 100
+    padded = list(exact) + [0] * (size - len(exact))
+    labels = [str(s) for s in range(size)]
+    count = 0
+    for seed in seeds:
+        samples = dalek_turns(policy, n, generator(seed), play=play)
+        report = goodness_of_fit(labels, padded, np.bincount(samples, minlength=size), alpha)
+        count += report["verdict"] == "rejected"
+    return count
+
+
+def rates(seeds: int) -> tuple[list[tuple], list[tuple]]:
+    policy = dp.points_policy(dp.Pairs.of(compile_turn(parse_rules())))
+    exact = dp.distribution(policy)
+    alarms = []
+    for n in (2_000, 100_000):
+        runs = seeds if n < 10_000 else max(seeds // 10, 10)
+        for alpha in (0.001, 0.05):
+            count = rejected(policy, exact, n, range(10_000, 10_000 + runs), alpha=alpha)
+            alarms.append((n, runs, alpha, count, f"{count / runs:.4f}"))
+    corpus = []
+    for bug, n in STATED.items():
+        play = BUGS[bug](policy.rules)
+        wrong = dp.distribution(policy, play)
+        size = max(len(wrong), len(exact))
+        analytic = power(list(exact) + [0] * (size - len(exact)),
+                         [float(w) for w in wrong] + [0.0] * (size - len(wrong)), n)
+        count = rejected(policy, exact, n, range(20_000, 20_000 + seeds), play)
+        corpus.append((bug, n, f"{analytic:.4f}", seeds, f"{count / seeds:.4f}"))
+    return alarms, corpus
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seeds", type=int, default=1000)
+    seeds = parser.parse_args().seeds
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.2f} (other jobs inflate the figures)")
+    print(table(["verify (cold start)", "seconds", "target", "met"], timings()))
+    alarms, corpus = rates(seeds)
+    print("\nright simulator (points policy): false alarms")
+    print(table(["turns", "runs", "alpha", "rejected", "rate"], alarms))
+    print("\nwrong simulators at their stated sample size (alpha 0.001)")
+    print(table(["bug", "turns", "power (analytic)", "runs", "rejected share"], corpus))
+
+
+if __name__ == "__main__":
+    main()
