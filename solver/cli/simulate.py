@@ -190,8 +190,8 @@ def _finish(out: str | None, comment: str, header: list[str], columns: list, sum
     if "mean" in summary:
         text += f"; mean score {summary['mean']:.6f}"
     if "wins" in summary:
-        text += (f"; seat 1 won {summary['wins'][0]}, seat 2 won {summary['wins'][1]}"
-                 + (f", ties {summary['ties']}" if "ties" in summary else ""))
+        text += "; " + ", ".join(f"seat {s + 1} won {w}" for s, w in enumerate(summary["wins"]))
+        text += f", ties {summary['ties']}" if "ties" in summary else ""
     if "decisions" in summary:
         text += f"; {summary['decisions']} moves logged"
     emit(summary, text, as_json)
@@ -199,10 +199,77 @@ def _finish(out: str | None, comment: str, header: list[str], columns: list, sum
 
 def _command(game: str, **options) -> str:
     """The command that makes the file again, for its first line."""
-    words = [f"--{name.replace('_', '-')} {shlex.quote(str(value))}"
+    words = [f"--{name.replace('_', '-')}" + ("" if value is True else
+                                              f" {shlex.quote(str(value))}")
              for name, value in options.items() if value is not None]
     return f"dice-solver simulate {game} " + " ".join(words)
 
 
 def _weighted(die) -> list[str]:
     return [f if w == 1 else f"{f}:{w}" for f, w in zip(die.faces, die.weights)]
+
+
+def strike_options(command):
+    """The Strike game and throw model (docs/rules_strike.md), and each seat's policy."""
+    from solver.cli.common import FractionType
+    from solver.games.strike import DEFAULT_EDITION, DEFAULT_HIT, DEFAULT_MISS, EDITIONS
+
+    for option in reversed([
+        click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True),
+        click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
+                     default=str(DEFAULT_EDITION), show_default=True),
+        click.option("--dice", type=int, default=None,
+                     help="Dice per player (default: the edition's)."),
+        click.option("--hit", type=FractionType(), default=str(DEFAULT_HIT), show_default=True,
+                     help="Probability that a throw strikes each arena die."),
+        click.option("--miss", type=FractionType(), default=str(DEFAULT_MISS),
+                     show_default=True, help="Probability that a thrown die misses."),
+        click.option("--policy", default="optimal", show_default=True,
+                     help='Seat 1: "stop" (stop as soon as allowed; place a new number) or '
+                          'optimal (best response to the others).'),
+        click.option("--duel", "opponent", default="optimal", show_default=True,
+                     help="Every other seat's policy."),
+    ]):
+        command = option(command)
+    return command
+
+
+def strike_game(players: int, edition: str, dice: int | None, hit, miss, policy: str,
+                opponent: str):
+    """The Strike game these options describe, each seat with its policy."""
+    from solver.games.strike import dice_per_player
+    from solver.games.strike_policies import StrikeDuel, parse_policy
+
+    policies = (parse_policy(policy),) + (parse_policy(opponent),) * (players - 1)
+    return StrikeDuel(players, dice_per_player(players, int(edition), dice), hit, miss,
+                      policies=policies)
+
+
+@simulate.command("strike")
+@strike_options
+@click.option("--never-hit", is_flag=True,
+              help="Play with dice that are never struck (a deliberately wrong simulator for "
+                   "`verify` to reject; the model's --hit still picks the optimal moves).")
+@run_options
+@json_option
+def strike(players, edition, dice, hit, miss, policy, opponent, never_hit, count, seed, out,
+           as_json) -> None:
+    """Strike games: the winner and the dice left in the winner's stock."""
+    from solver.formatting import exact_text
+    from solver.games.strike_policies import OPTIMAL, Moves, solve_duel
+    from solver.simulate import generator, strike_games
+
+    game = strike_game(players, edition, dice, hit, miss, policy, opponent)
+    rng = generator(seed)
+    comment = _command("strike", players=players, dice=game.dice, hit=exact_text(game.hit),
+                       miss=exact_text(game.miss), policy=game.policies[0],
+                       duel=game.policies[-1], n=count, seed=seed,
+                       never_hit=never_hit or None)
+    moves = Moves(game, solve_duel(game)) if OPTIMAL in game.policies else None
+    (winner, stock), seconds = _timed(strike_games, game, moves, count, rng,
+                                      hit=0.0 if never_hit else None)
+    summary = {"unit": "game", "policies": list(game.policies), "seconds": seconds,
+               "wins": [int((winner == s).sum()) for s in range(players)],
+               "samples": count, "seed": seed}
+    _finish(out, comment, ["winner", "winner_stock"], [(winner + 1).tolist(), stock.tolist()],
+            summary, as_json)

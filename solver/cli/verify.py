@@ -11,7 +11,7 @@ import numpy as np
 
 from solver.cli.common import emit, table
 from solver.cli.dalek import json_option, rules_options
-from solver.cli.simulate import POLICY_HELP
+from solver.cli.simulate import POLICY_HELP, strike_game, strike_options
 from solver.errors import InputError
 from solver.formatting import exact_text
 from solver.games.dalek_race import DEFAULT_TARGET
@@ -138,6 +138,37 @@ def pig(policy, opponent, target, exact, samples, decisions, alpha, test, top, a
               samples, alpha, test, top, as_json)
 
 
+@verify.command("strike")
+@strike_options
+@click.option("--exact", is_flag=True, help="Exact probabilities (small games only).")
+@check_options
+@json_option
+def strike(players, edition, dice, hit, miss, policy, opponent, exact, samples, decisions,
+           alpha, test, top, as_json) -> None:
+    """Strike: the winner and the winner's dice left of each game of a simulator."""
+    from solver.formatting import exact_text
+    from solver.games.strike_policies import outcome_chances, solve_duel, win_chances
+    from solver.verify import read_outcomes
+
+    if decisions is not None:
+        raise InputError("decision logs are read for Dalek Dice and Pig only")
+    game = strike_game(players, edition, dice, hit, miss, policy, opponent)
+    solution = solve_duel(game, exact=exact)
+    seats = ", ".join(f"seat {s + 1} {p}" for s, p in enumerate(game.policies))
+    chances = ", ".join(f"{float(p):.6f}" for p in win_chances(game, solution))
+    title = (f"Strike, {players} players, {game.dice} dice each, hit {exact_text(game.hit)}, "
+             f"miss {exact_text(game.miss)} ({seats}; P(win) {chances})")
+    labels = [f"{w + 1}:{k}" for w in range(players) for k in range(game.stocks)]
+
+    def read(path: str) -> np.ndarray:
+        winner = read_outcomes(path, "winner", [str(w + 1) for w in range(players)])
+        stock = read_outcomes(path, "winner_stock", [str(k) for k in range(game.stocks)])
+        return winner * game.stocks + stock
+
+    _outcomes(title, "winner:stock", labels, outcome_chances(game, solution), None, samples,
+              alpha, test, top, as_json, read)
+
+
 def _no_samples(samples: str | None) -> None:
     if samples is not None:
         raise InputError("give --samples or --decisions, not both")
@@ -156,8 +187,10 @@ def _games(title: str, seats: list[dict], samples: str | None, alpha: float, tes
 
 def _outcomes(title: str, column: str, labels: list[str], exact: list[Fraction],
               values: list[int] | None, samples: str | None, alpha: float, test: str, top: int,
-              as_json: bool) -> None:
-    """The verdict on a sample file, or without one the exact distribution it must follow."""
+              as_json: bool, read=None) -> None:
+    """The verdict on a sample file, or without one the exact distribution it must follow.
+    `read(path)` gives the samples' outcomes as indices into `labels` (by default the one
+    column named `column`)."""
     from solver.verify import goodness_of_fit, read_outcomes
 
     if samples is None:
@@ -175,7 +208,7 @@ def _outcomes(title: str, column: str, labels: list[str], exact: list[Fraction],
             lines.insert(1, f"mean {float(mean):.12f} = {exact_text(mean)}")
         emit(data, "\n".join(lines), as_json)
         return
-    index = read_outcomes(samples, column, labels)
+    index = read_outcomes(samples, column, labels) if read is None else read(samples)
     counts = np.bincount(index, minlength=len(labels))
     report = goodness_of_fit(labels, exact, counts, alpha, test, top, values)
     report.update(title=title, samples_file=samples, outcome=column)

@@ -1,0 +1,152 @@
+"""Ways to play Strike as values ("stop as soon as allowed", optimal for winning), a seat each,
+and the exact chance each seat wins.
+
+`StrikeDuel` is Strike where a seat may follow a fixed policy: its decisions become single-option
+local models (a stop, a placement), so the engine values the game that policy makes; the other
+seats best-respond (all optimal: the game of `strike game`). The simulator asks `Moves` for an
+optimal seat's decision in a position, read off the solution's values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from solver.engine.cyclic import Solution, Terminal
+from solver.engine.local import Choices
+from solver.errors import InputError
+from solver.games.strike import (
+    MID,
+    NUMBERS,
+    SETUP,
+    Arena,
+    Position,
+    Strike,
+    canonical,
+    representative,
+)
+from solver.games.strike_solve import solve_strike
+
+STOP, OPTIMAL = "stop", "optimal"
+POLICIES = (STOP, OPTIMAL)
+
+
+def parse_policy(text: str) -> str:
+    """"stop" (stop as soon as allowed) or "optimal" (alias "win")."""
+    words = " ".join(text.lower().split())
+    if words in ("optimal", "win"):
+        return OPTIMAL
+    if words in ("stop", "stop as soon as allowed"):
+        return STOP
+    raise InputError(f"unknown Strike policy {text!r}: use \"stop\" (stop as soon as allowed) "
+                     f"or \"optimal\"")
+
+
+def stop_placement(arena: Arena) -> int:
+    """The "stop" policy's setup placement: the lowest number not yet in the arena (a new
+    number gives the first thrower no pair); with all five shown, the lowest number."""
+    shown = set(representative(arena))
+    return next((n for n in range(1, NUMBERS + 1) if n not in shown), 1)
+
+
+@dataclass
+class StrikeDuel(Strike):
+    """Strike where seat i plays `policies[i]`: "stop" stops after every throw that lets it and
+    places `stop_placement`; "optimal" seats best-respond to the others.
+
+    Win scoring only. Beside each seat's P(win) (metrics 0..players-1, the objectives), the
+    metrics carry the joint distribution of the game's outcome: metric players + w (dice + 1)
+    + k is P(seat w wins holding k dice in stock), which `verify strike` compares samples with
+    (a finer outcome than the winner alone, so fewer games show a wrong simulator)."""
+
+    policies: tuple[str, ...] = (OPTIMAL, OPTIMAL)
+    _fixed: dict[tuple, Choices] = field(default_factory=dict, repr=False)
+    _ends: dict[tuple[int, int], Terminal] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if len(self.policies) != self.players:
+            raise InputError(f"{len(self.policies)} policies for {self.players} players")
+        if self.scoring != "win":
+            raise InputError("policies are compared by their chance to win (win scoring)")
+        self.stocks = self.total + 1  # a winner holds 0..total dice
+        self.metrics = self.players * (1 + self.stocks)
+
+    def end_turn(self, mover: int, stocks: tuple[int, ...], arena: Arena,
+                 points: tuple[int, ...]) -> Position | Terminal:
+        after = super().end_turn(mover, stocks, arena, points)
+        if not isinstance(after, Terminal):
+            return after
+        winner = next(seat for seat, stock in enumerate(stocks) if stock)
+        key = (winner, stocks[winner])
+        if key not in self._ends:  # one object per payoff: the engine tells them by identity
+            outcome = [Fraction(0)] * (self.players * self.stocks)
+            outcome[winner * self.stocks + stocks[winner]] = Fraction(1)
+            self._ends[key] = Terminal((*after.values, *outcome))
+        return self._ends[key]
+
+    def local(self, position: Hashable) -> Choices:
+        mover, _, arena, phase, _ = position
+        model = super().local(position)
+        if self.policies[mover] == OPTIMAL or phase not in (MID, SETUP):
+            return model
+        if phase == MID:  # option 0 is stopping: result 0 with certainty
+            key = (MID, model.n_results)
+            option = 0
+        else:
+            after = self.placements(arena)[1]
+            option = after.index(canonical([*representative(arena), stop_placement(arena)]))
+            key = (SETUP, arena)
+        if key not in self._fixed:  # one object per kind, so the engine batches positions
+            self._fixed[key] = Choices([[(r, p) for r, p in enumerate(model.exact[option])
+                                         if p]], model.n_results)
+        return self._fixed[key]
+
+
+def solve_duel(game: StrikeDuel, exact: bool = False) -> Solution:
+    return solve_strike(game, game.start(), exact=exact)
+
+
+def win_chances(game: StrikeDuel, solution: Solution) -> list:
+    """Each seat's probability of winning from the start (exact when solved so)."""
+    return _start_values(game, solution)[:game.players]
+
+
+def outcome_chances(game: StrikeDuel, solution: Solution) -> list:
+    """P(seat w wins holding k dice) from the start, w-major: index w (total + 1) + k."""
+    return _start_values(game, solution)[game.players:]
+
+
+def _start_values(game: StrikeDuel, solution: Solution) -> list:
+    start = game.start()
+    if solution.exact is not None:
+        return list(solution.exact_values(start))
+    return [Fraction(float(v)) for v in solution.values(start)]
+
+
+class Moves:
+    """An optimal seat's decisions, read off a solution: the option its local model picks for
+    the position's utilities (the engine's own first-best choice), cached per position."""
+
+    def __init__(self, game: StrikeDuel, solution: Solution) -> None:
+        self.game, self.solution = game, solution
+        self.cache: dict[Hashable, int] = {}
+
+    def option(self, position: Hashable) -> int:
+        if position not in self.cache:
+            local = self.game.local(position)
+            utilities = self.solution.utilities(position)
+            self.cache[position] = int(local.pick(np.atleast_2d(utilities))[0])
+        return self.cache[position]
+
+    def placement(self, position: Hashable, numbers: list[int]) -> int:
+        """The number to place: the lowest one making the arena the solution chooses."""
+        after = self.game.placements(position[2])[1][self.option(position)]
+        return next(n for n in range(1, NUMBERS + 1) if canonical([*numbers, n]) == after)
+
+    def throws_again(self, position: Hashable) -> bool:
+        return self.option(position) != 0
+
