@@ -188,7 +188,8 @@ def _finish(out: str | None, comment: str, header: list[str], columns: list, sum
     text = (f"wrote {summary['samples']} {summary['unit']}s to {out} (seed {summary['seed']}, "
             f"played in {summary['seconds']:.1f} s)")
     if "mean" in summary:
-        text += f"; mean score {summary['mean']:.6f}"
+        name = "success rate" if summary["unit"] == "adventure" else "mean score"
+        text += f"; {name} {summary['mean']:.6f}"
     if "wins" in summary:
         text += "; " + ", ".join(f"seat {s + 1} won {w}" for s, w in enumerate(summary["wins"]))
         text += f", ties {summary['ties']}" if "ties" in summary else ""
@@ -199,9 +200,15 @@ def _finish(out: str | None, comment: str, header: list[str], columns: list, sum
 
 def _command(game: str, **options) -> str:
     """The command that makes the file again, for its first line."""
-    words = [f"--{name.replace('_', '-')}" + ("" if value is True else
-                                              f" {shlex.quote(str(value))}")
-             for name, value in options.items() if value is not None]
+    words = []
+    for name, value in options.items():
+        flag = f"--{name.replace('_', '-')}"
+        if value is True:
+            words.append(flag)
+        elif isinstance(value, tuple):  # a repeatable option
+            words += [f"{flag} {shlex.quote(v)}" for v in value]
+        elif value is not None:
+            words.append(f"{flag} {shlex.quote(str(value))}")
     return f"dice-solver simulate {game} " + " ".join(words)
 
 
@@ -273,3 +280,61 @@ def strike(players, edition, dice, hit, miss, policy, opponent, never_hit, count
                "samples": count, "seed": seed}
     _finish(out, comment, ["winner", "winner_stock"], [(winner + 1).tolist(), stock.tolist()],
             summary, as_json)
+
+
+def totd_options(command):
+    """One Doctor's Adventure (docs/rules.md, Time of the Daleks) and the policy."""
+    from solver.cli.totd import dice_file_option, tool_options
+
+    command = tool_options(command)
+    command = dice_file_option(command)
+    for option in reversed([
+        click.option("--need", required=True,
+                     help='The Challenge, e.g. "Science x2, Cunning, Tactics".'),
+        click.option("--pool", required=True, help='The dice pool, e.g. "black=6 blue=2".'),
+        click.option("--policy", default="reroll-unneeded", show_default=True,
+                     help="reroll-unneeded (re-roll every die that is not needed, "
+                          "docs/verify.md) or optimal (verify only)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def totd_adventure(need: str, pool: str, dice_file: str | None, sonic: int, rerolls, changes):
+    from solver.games.time_of_the_daleks import (
+        Adventure,
+        Doctor,
+        check_pool_size,
+        load_game,
+        make_tools,
+        parse_challenge,
+        parse_pool,
+    )
+
+    game = load_game(dice_file)
+    doctor = Doctor(check_pool_size(game, parse_pool(game, pool)),
+                    make_tools(game, sonic, rerolls, changes))
+    return Adventure(game, parse_challenge(game, need), (doctor,))
+
+
+@simulate.command("totd")
+@totd_options
+@run_options
+@json_option
+def totd(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed, out,
+         as_json) -> None:
+    """Time of the Daleks Adventures: 1 where the Challenge is met, else 0."""
+    from solver.games.totd_policies import PLAN, Plan, parse_policy
+    from solver.simulate import generator, totd_adventures
+
+    if parse_policy(policy) != PLAN:
+        raise InputError("our simulator plays the reroll-unneeded plan; optimal play is "
+                         "verified against the solver (verify totd --policy optimal)")
+    plan = Plan(totd_adventure(need, pool, dice_file, sonic, rerolls, changes))
+    comment = _command("totd", need=need, pool=pool, sonic=sonic,
+                       reroll=tuple(rerolls), change=tuple(changes), policy=PLAN, n=count,
+                       seed=seed)
+    success, seconds = _timed(totd_adventures, plan, count, generator(seed))
+    summary = {"unit": "adventure", "policy": PLAN, "mean": float(success.mean()),
+               "seconds": seconds, "samples": count, "seed": seed}
+    _finish(out, comment, ["success"], [success.tolist()], summary, as_json)

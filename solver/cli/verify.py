@@ -11,7 +11,13 @@ import numpy as np
 
 from solver.cli.common import emit, table
 from solver.cli.dalek import json_option, rules_options
-from solver.cli.simulate import POLICY_HELP, strike_game, strike_options
+from solver.cli.simulate import (
+    POLICY_HELP,
+    strike_game,
+    strike_options,
+    totd_adventure,
+    totd_options,
+)
 from solver.errors import InputError
 from solver.formatting import exact_text
 from solver.games.dalek_race import DEFAULT_TARGET
@@ -167,6 +173,28 @@ def strike(players, edition, dice, hit, miss, policy, opponent, exact, samples, 
 
     _outcomes(title, "winner:stock", labels, outcome_chances(game, solution), None, samples,
               alpha, test, top, as_json, read)
+
+
+@verify.command("totd")
+@totd_options
+@check_options
+@json_option
+def totd(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisions, alpha,
+         test, top, as_json) -> None:
+    """Time of the Daleks: the successes (1) and failures (0) of a simulator's Adventures."""
+    from solver.games.totd_policies import PLAN, Plan, parse_policy
+    from solver.games.totd_solver import Solver
+
+    if decisions is not None:
+        raise InputError("decision logs are read for Dalek Dice and Pig only")
+    adventure = totd_adventure(need, pool, dice_file, sonic, rerolls, changes)
+    chosen = parse_policy(policy)
+    success = Plan(adventure).success() if chosen == PLAN else \
+        Solver(adventure, exact=True).p_success()
+    tools = adventure.doctors[0].tools.text(adventure.game)
+    title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen}"
+    _outcomes(title, "success", ["0", "1"], [1 - success, success], [0, 1], samples, alpha,
+              test, top, as_json)
 
 
 def _no_samples(samples: str | None) -> None:
