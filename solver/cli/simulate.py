@@ -39,13 +39,38 @@ def simulate() -> None:
     """Seeded Monte Carlo play by the rules: sample files for `verify`."""
 
 
+def dalek_play_options(command):
+    """Dalek Dice: the rules, seat 1's policy, and a race against seat 2's policy."""
+    for option in reversed([
+        rules_options,
+        click.option("--policy", default="points", show_default=True, help=POLICY_HELP),
+        click.option("--duel", "opponent", default=None,
+                     help="Seat 2's policy: the unit is then a two-player race (one line per "
+                          "game), not a turn."),
+        click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET,
+                     show_default=True, help="The race's target (with --duel)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def pig_play_options(command):
+    """Pig: seat 1's policy, a game against seat 2's policy, the target."""
+    for option in reversed([
+        click.option("--policy", default="hold 20", show_default=True,
+                     help='"hold N" (hold once the turn total reaches N), or optimal (with '
+                          '--duel).'),
+        click.option("--duel", "opponent", default=None,
+                     help="Seat 2's policy: the unit is then a game (one line per game), not "
+                          "a turn."),
+        click.option("--target", type=click.IntRange(2), default=100, show_default=True),
+    ]):
+        command = option(command)
+    return command
+
+
 @simulate.command("dalek")
-@rules_options
-@click.option("--policy", default="points", show_default=True, help=POLICY_HELP)
-@click.option("--duel", "opponent", default=None,
-              help="Play two-player races against this policy (seat 2): one line per game.")
-@click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET, show_default=True,
-              help="The race's target (with --duel).")
+@dalek_play_options
 @run_options
 @click.option("--decisions", type=click.Path(dir_okay=False), default=None,
               help="Also write every move made (position and move) to this CSV: a decision log "
@@ -115,11 +140,7 @@ def _dalek_duel(pairs, policy: str, opponent: str, target: int, count: int, rng
 
 
 @simulate.command("pig")
-@click.option("--policy", default="hold 20", show_default=True,
-              help='"hold N" (hold once the turn total reaches N), or optimal (with --duel).')
-@click.option("--duel", "opponent", default=None,
-              help="Play games against this policy (seat 2): one line per game.")
-@click.option("--target", type=click.IntRange(2), default=100, show_default=True)
+@pig_play_options
 @run_options
 @json_option
 def pig(policy, opponent, target, count, seed, out, as_json) -> None:

@@ -10,9 +10,10 @@ import click
 import numpy as np
 
 from solver.cli.common import emit, table
-from solver.cli.dalek import json_option, rules_options
+from solver.cli.dalek import json_option
 from solver.cli.simulate import (
-    POLICY_HELP,
+    dalek_play_options,
+    pig_play_options,
     strike_game,
     strike_options,
     totd_adventure,
@@ -20,7 +21,6 @@ from solver.cli.simulate import (
 )
 from solver.errors import InputError
 from solver.formatting import exact_text
-from solver.games.dalek_race import DEFAULT_TARGET
 from solver.verify import ALPHA, TESTS
 
 REJECTED = 1  # exit status of a rejected simulator (bad input is 2), for scripts and CI
@@ -57,12 +57,7 @@ def verify() -> None:
 
 
 @verify.command("dalek")
-@rules_options
-@click.option("--policy", default="points", show_default=True, help=POLICY_HELP)
-@click.option("--duel", "opponent", default=None,
-              help="The samples are races against this policy (seat 2): check the winners.")
-@click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET, show_default=True,
-              help="The race's target (with --duel).")
+@dalek_play_options
 @check_options
 @json_option
 def dalek(faces, die_file, dice, tie_rule, policy, opponent, target, samples, decisions, alpha,
@@ -102,11 +97,7 @@ def dalek(faces, die_file, dice, tie_rule, policy, opponent, target, samples, de
 
 
 @verify.command("pig")
-@click.option("--policy", default="hold 20", show_default=True,
-              help='"hold N", or optimal (with --duel).')
-@click.option("--duel", "opponent", default=None,
-              help="The samples are games against this policy (seat 2): check the winners.")
-@click.option("--target", type=click.IntRange(2), default=100, show_default=True)
+@pig_play_options
 @click.option("--exact", is_flag=True, help="Exact win probabilities in a duel (small targets).")
 @check_options
 @json_option
