@@ -223,12 +223,20 @@ def mean_check(values: np.ndarray, exact: Sequence[Fraction], counts: np.ndarray
             "inside": bool(sample - half <= float(mean) <= sample + half), "z": z}
 
 
-def regret_summary(regrets: np.ndarray, worst: np.ndarray, describe) -> dict:
-    """Totals of a decision log's regrets; `describe(i)` names row i for the worst moves."""
-    return {"moves": len(regrets), "total_regret": float(regrets.sum()),
-            "mean_regret": float(regrets.mean()) if len(regrets) else 0.0,
-            "optimal_moves": int(np.sum(regrets <= 1e-9)),
-            "worst": [describe(int(i)) for i in worst]}
+def regret_summary(regrets: np.ndarray, turns: Sequence[str] | None, describe, top: int
+                   ) -> dict:
+    """A decision log's regrets: total, per move, per turn (when the log numbers its turns),
+    how many moves were optimal (regret at most 1e-9, rounding), and the `top` worst moves
+    (`describe(row)` names one), largest regret first."""
+    order = np.lexsort((np.arange(len(regrets)), -regrets))[:top]
+    summary: dict = {"moves": len(regrets), "total_regret": float(regrets.sum()),
+                     "mean_regret_per_move": float(regrets.mean()) if len(regrets) else 0.0,
+                     "optimal_moves": int(np.sum(regrets <= 1e-9)),
+                     "worst": [{**describe(int(r)), "regret": float(regrets[r])} for r in order]}
+    if turns is not None:
+        summary["turns"] = len(set(turns))
+        summary["mean_regret_per_turn"] = summary["total_regret"] / max(summary["turns"], 1)
+    return summary
 
 
 def power(exact: Sequence[Fraction], wrong: Sequence[float], n: int, alpha: float = ALPHA

@@ -269,18 +269,13 @@ def _verdict_text(title: str, samples: str, column: str, report: dict) -> str:
 def _regret_report(title: str, unit: str, regrets: np.ndarray, turns: list[str] | None,
                    describe, top: int, as_json: bool) -> None:
     """Totals of a decision log's regrets and its worst moves."""
-    order = np.lexsort((np.arange(len(regrets)), -regrets))[:top]
-    data: dict = {"title": title, "unit": unit, "moves": len(regrets),
-                  "total_regret": float(regrets.sum()),
-                  "mean_regret_per_move": float(regrets.mean()) if len(regrets) else 0.0,
-                  "optimal_moves": int(np.sum(regrets <= 1e-9)),
-                  "worst": [{**describe(int(r)), "regret": float(regrets[r])} for r in order]}
+    from solver.verify import regret_summary
+
+    data = {"title": title, "unit": unit, **regret_summary(regrets, turns, describe, top)}
     lines = [title,
              f"{data['moves']} moves, {data['optimal_moves']} optimal; total regret "
              f"{data['total_regret']:.6f} ({unit}), {data['mean_regret_per_move']:.6f} per move"]
-    if turns is not None:
-        data["turns"] = len(set(turns))
-        data["mean_regret_per_turn"] = data["total_regret"] / max(data["turns"], 1)
+    if "turns" in data:
         lines.append(f"{data['turns']} turns: {data['mean_regret_per_turn']:.6f} per turn")
     if data["worst"]:
         keys = [k for k in data["worst"][0] if k != "regret"]

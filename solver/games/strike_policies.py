@@ -31,7 +31,6 @@ from solver.games.strike import (
 from solver.games.strike_solve import solve_strike
 
 STOP, OPTIMAL = "stop", "optimal"
-POLICIES = (STOP, OPTIMAL)
 
 
 def parse_policy(text: str) -> str:
