@@ -87,13 +87,9 @@ def dalek(faces, die_file, dice, tie_rule, policy, opponent, target, samples, de
         _games(title, seats, samples, alpha, test, top, as_json)
         return
     chosen = dp.parse_policy(pairs, policy)
-    exact = dp.distribution(chosen)
     possible = pairs.turn.graph.possible_results().tolist()
-    scores = [s for s, ok in enumerate(possible) if ok]
-    exact += [Fraction(0)] * (len(possible) - len(exact))
-    title = f"{game}, one turn, policy {chosen.name}"
-    _outcomes(title, "score", [str(s) for s in scores], [exact[s] for s in scores], scores,
-              samples, alpha, test, top, as_json)
+    _scores(f"{game}, one turn, policy {chosen.name}", dp.distribution(chosen),
+            [s for s, ok in enumerate(possible) if ok], samples, alpha, test, top, as_json)
 
 
 @verify.command("pig")
@@ -127,12 +123,9 @@ def pig(policy, opponent, target, exact, samples, decisions, alpha, test, top, a
         title = f"Pig to {target}: seat 1 plays {chosen.name}, seat 2 plays {duel.policies[1].name}"
         _games(title, seats, samples, alpha, test, top, as_json)
         return
-    exact_dist = chosen.turn_distribution(target)
-    totals = [0, *range(2, target + 6)]  # what a turn can bank at all (rules 15, 16)
-    exact_dist += [Fraction(0)] * (target + 6 - len(exact_dist))
-    title = f"Pig, one turn from 0 (target {target}), policy {chosen.name}"
-    _outcomes(title, "score", [str(t) for t in totals], [exact_dist[t] for t in totals], totals,
-              samples, alpha, test, top, as_json)
+    _scores(f"Pig, one turn from 0 (target {target}), policy {chosen.name}",
+            chosen.turn_distribution(target), [0, *range(2, target + 6)],  # rules 15, 16
+            samples, alpha, test, top, as_json)
 
 
 @verify.command("strike")
@@ -191,6 +184,15 @@ def totd(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisi
 def _no_samples(samples: str | None) -> None:
     if samples is not None:
         raise InputError("give --samples or --decisions, not both")
+
+
+def _scores(title: str, exact: list[Fraction], scores: list[int], samples: str | None,
+            alpha: float, test: str, top: int, as_json: bool) -> None:
+    """Turn scores: `scores` are what the game can produce at all, `exact[s]` the policy's
+    probability of score s (the list stops at its highest possible score)."""
+    padded = exact + [Fraction(0)] * (max(scores) + 1 - len(exact))
+    _outcomes(title, "score", [str(s) for s in scores], [padded[s] for s in scores], scores,
+              samples, alpha, test, top, as_json)
 
 
 def _games(title: str, seats: list[dict], samples: str | None, alpha: float, test: str,
