@@ -9,20 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_policies_totd import adventure
 
 from solver.cli import cli
-from solver.games.time_of_the_daleks import (
-    Adventure,
-    Doctor,
-    load_game,
-    make_tools,
-    parse_challenge,
-    parse_pool,
-)
 from solver.games.totd_policies import Plan
 from solver.simulate import generator, totd_adventures
-
-GAME = load_game()
 
 
 @pytest.mark.parametrize("case", [
@@ -30,9 +21,7 @@ GAME = load_game()
     ("Running, Diplomacy, Strength", "green=2 red=2 black=1", 2, ("all red", "1 green"), ()),
 ])
 def test_adventures_land_inside_the_exact_interval(case) -> None:
-    need, pool, sonic, rerolls, changes = case
-    plan = Plan(Adventure(GAME, parse_challenge(GAME, need), (
-        Doctor(parse_pool(GAME, pool), make_tools(GAME, sonic, rerolls, changes)),)))
+    plan = Plan(adventure(*case))
     p = float(plan.success())
     n = 20_000
     met = totd_adventures(plan, n, generator(12))
