@@ -35,7 +35,8 @@ def race_options(command):
     for option in reversed([
         click.option("--players", type=int, default=None,
                      help="Number of players (default 2, or as many as --scores gives)."),
-        click.option("--target", type=int, default=DEFAULT_TARGET, show_default=True),
+        click.option("--target", type=int, default=DEFAULT_TARGET, show_default=True,
+                     help="The score that ends the game (the round is played out)."),
         click.option("--tie-value", type=FractionType(), default=None,
                      help="What a tie for first is worth to each tied seat (default 1/k)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),

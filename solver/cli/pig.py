@@ -20,7 +20,8 @@ def pig() -> None:
 
 
 @pig.command()
-@click.option("--target", type=int, default=100, show_default=True)
+@click.option("--target", type=int, default=100, show_default=True,
+              help="The score that wins at once.")
 @click.option("--hold", type=int, default=20, show_default=True,
               help='Also evaluate both players holding at this total or at the goal.')
 @click.option("--exact", is_flag=True, help="Exact rationals (small targets only).")
