@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from fractions import Fraction
 
@@ -10,7 +11,7 @@ import click
 
 from solver.formatting import exact_text, table
 
-__all__ = ["FractionType", "emit", "exact_text", "fail", "table"]
+__all__ = ["FractionType", "command_line", "emit", "exact_text", "fail", "table"]
 
 
 def emit(data: dict, text: str, as_json: bool) -> None:
@@ -19,6 +20,25 @@ def emit(data: dict, text: str, as_json: bool) -> None:
         click.echo(json.dumps(data, indent=2))
     else:
         click.echo(text.rstrip("\n"))
+
+
+def command_line() -> str:
+    """The command that reproduces this run (for manifests): the command's path and every
+    parameter the user set, in the command's own order."""
+    context = click.get_current_context()
+    parts = [context.command_path]
+    for param in context.command.params:
+        source = context.get_parameter_source(param.name)
+        if source is None or source.name == "DEFAULT":
+            continue
+        value = context.params[param.name]
+        values = value if getattr(param, "multiple", False) else [value]
+        for item in values:
+            if getattr(param, "is_flag", False):
+                parts.append(param.opts[0] if item else param.secondary_opts[0])
+            else:
+                parts += [param.opts[0], shlex.quote(str(item))]
+    return " ".join(parts)
 
 
 class FractionType(click.ParamType):

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import click
 
-from solver.cli.common import FractionType, Progress, emit, table
+from solver.cli.common import FractionType, Progress, command_line, emit, table
 from solver.errors import InputError
 from solver.games import dalek_report
 from solver.games.dalek_dice import DEFAULT_DICE, DEFAULT_FACES, TIE_RULES, parse_roll, parse_rules
@@ -196,8 +194,9 @@ def table_command(faces, die_file, dice, tie_rule, players, target, tie_value, q
     The turn table: every state's expected points, stop-or-roll, the best keep for every roll.
     The race table (--players/--target/--race): every position's win probability, and what
     playing that turn for expected points instead would cost."""
-    command = "dice-solver " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    if not (race or players is not None or "--target" in sys.argv):
+    command = command_line()
+    target_given = click.get_current_context().get_parameter_source("target").name != "DEFAULT"
+    if not (race or players is not None or target_given):
         rules = parse_rules(faces, die_file, dice, tie_rule)
         folder = Path(out or "tables/dalek_dice/turn")
         manifest, summary = dalek_report.write_turn_tables(compile_turn(rules), folder, command)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import click
 
-from solver.cli.common import FractionType, Progress, emit, exact_text, table
+from solver.cli.common import FractionType, Progress, command_line, emit, exact_text, table
 from solver.errors import InputError
 from solver.games import strike_report
 from solver.games.strike import (
@@ -171,9 +169,7 @@ def _numbers(text: str, option: str) -> list[int]:
 def table_command(out) -> None:
     """Write the 2-player policy (stop or throw again) and P(win) of every position, and the
     first player's chance as a function of --hit."""
-    command = "dice-solver " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
-        if sys.argv and "table" in sys.argv else "dice-solver strike table"
-    manifest, summary = strike_report.write_tables(Path(out), command)
+    manifest, summary = strike_report.write_tables(Path(out), command_line())
     click.echo(f"wrote {out}: {summary['positions']} positions; P(seat 1 wins) "
                f"{summary['p_win_seat1']:.12f}; --hit sweep over "
                f"{', '.join(summary['sweep_hits'])}")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import click
 
-from solver.cli.common import emit, table
+from solver.cli.common import command_line, emit, table
 from solver.games import totd_report
 from solver.games.time_of_the_daleks import (
     Adventure,
@@ -189,9 +187,8 @@ def help_command(need, dice_file, printed_faces, me, helper, shared, time_breach
               show_default=True, help="Directory to write.")
 def table_command(dice_file, out) -> None:
     """P(Challenge met) for common Challenges, pools and Sonic tokens, to CSV/JSON files."""
-    command = "dice-solver " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
-        if sys.argv and "table" in sys.argv else "dice-solver totd table"
-    manifest, summary = totd_report.write_tables(load_game(dice_file), Path(out), command)
+    manifest, summary = totd_report.write_tables(load_game(dice_file), Path(out),
+                                                 command_line())
     click.echo(f"wrote {out}: {summary['rows']} rows ({summary['challenges']} Challenges x "
                f"{summary['pools']} pools x Sonic 0-5)")
     click.echo(f"manifest: {manifest}")

@@ -183,6 +183,7 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None,
     from solver.engine.cyclic import solve
 
     key = cache_key(race)
+    use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
     if use_cache and not exact:
         stored = cache.load(key)
         if stored is not None:
