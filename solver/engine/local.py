@@ -50,9 +50,7 @@ class TurnLocal:
 
     def respond(self, utilities: np.ndarray) -> Response:
         """Optimal values now; the result distributions only if asked (a second pass)."""
-        solution = self.graph.solve(utilities, policy=True)
-        return Response(solution.values[self.root].copy(),
-                        lambda: self.graph.distribution(solution, self.root))
+        return Response(*self.graph.respond(utilities, self.root))
 
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
         solution = self.graph.solve_exact(utilities, root=self.root)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -217,6 +217,20 @@ class TurnGraph:
         return FloatSolution(np.hstack([p.values for p in parts]),
                              np.hstack([p.chosen for p in parts]) if policy else None)
 
+    def respond(self, utilities: np.ndarray, root: int
+                ) -> tuple[np.ndarray, Callable[[], np.ndarray]]:
+        """The root's best value for each utility vector, and a function giving the result
+        distributions of those best plays. Each half of the batch runs on its own thread and
+        stays apart: the node values are never copied into one array."""
+        utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
+        parts = _parallel([lambda part=part: self._backward(utilities[part], True)
+                           for part in _split(utilities.shape[0])])
+
+        def distributions() -> np.ndarray:
+            return np.vstack(_parallel([lambda p=p: self._forward(p, root) for p in parts]))
+
+        return np.concatenate([p.values[root] for p in parts]), distributions
+
     def values(self, utilities: Sequence[float]) -> np.ndarray:
         """Every node's value for one utility vector, with NumPy only. A single query (a best
         move) is valued this way: it starts at once, where the compiled kernels of `solve`
@@ -261,21 +275,18 @@ class TurnGraph:
     def distribution(self, solution: FloatSolution, root: int) -> np.ndarray:
         """The probability of each result (batch x n_results) when play starts at `root` and
         follows the solution's choices."""
-        from solver.engine import kernels
-
         if solution.chosen is None:
             raise ValueError("solve with policy=True first")
+        return self._forward(solution, root)
+
+    def _forward(self, solution: FloatSolution, root: int) -> np.ndarray:
+        from solver.engine import kernels
+
         indptr, child, prob, is_chance = self._flat()
-
-        def forward(part: slice) -> np.ndarray:
-            chosen = np.ascontiguousarray(solution.chosen[:, part])
-            mass = np.zeros((self.size, chosen.shape[1]))
-            kernels.forward(indptr, child, prob, is_chance, self.n_results, root, chosen, mass)
-            return mass[: self.n_results].T
-
-        parts = _parallel([lambda part=part: forward(part)
-                           for part in _split(solution.values.shape[1])])
-        return np.vstack(parts)
+        mass = np.zeros(solution.values.shape)
+        kernels.forward(indptr, child, prob, is_chance, self.n_results, root,
+                        np.ascontiguousarray(solution.chosen), mass)
+        return mass[: self.n_results].T
 
     # ---- exact pass -------------------------------------------------------------------------
     def solve_exact(self, utilities: Sequence[Fraction], root: int | None = None) -> ExactSolution:
