@@ -77,7 +77,19 @@ class DalekRace:
         scores, mover = position
         for seat in (mover, (mover + 1) % self.players):
             for step in (1, 2):
-                yield (*scores[:seat], scores[seat] + step, *scores[seat + 1:]), mover
+                yield self.canonical((*scores[:seat], scores[seat] + step, *scores[seat + 1:]),
+                                     mover)
+
+    def canonical(self, scores: tuple[int, ...], mover: int) -> Position:
+        """The position as the solver keys it. In the final round every seat before the mover
+        has played its last turn; one that trails another such seat can no longer win or tie,
+        so its score is written as 0: no value changes, and positions that differ only there
+        are one position (with 3 or 4 players this shrinks the final round many times)."""
+        if mover == 0 or max(scores) < self.target:
+            return scores, mover
+        best = max(scores[:mover])
+        return tuple(0 if seat < mover and s < best else s
+                     for seat, s in enumerate(scores)), mover
 
     def successors(self, position: Hashable) -> Sequence[Hashable | Terminal]:
         scores, mover = position
@@ -91,7 +103,7 @@ class DalekRace:
             if last and max(after) >= self.target:
                 result.append(self.payoff(after))
             else:
-                result.append((after, 0 if last else mover + 1))
+                result.append(self.canonical(after, 0 if last else mover + 1))
         return result
 
     @cached_property
@@ -125,7 +137,10 @@ class DalekRace:
         top = self.target + self.turn.graph.n_results - 1
         if any(s >= top for s in scores):
             raise InputError(f"no score can reach {top} or more before the game ends")
-        return (tuple(scores), mover)
+        if any(s >= self.target for s in scores[mover:]):
+            raise InputError(f"a seat from the mover on has reached {self.target}: the game "
+                             f"would be over before this turn")
+        return self.canonical(tuple(scores), mover)
 
 
 @dataclass
