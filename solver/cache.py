@@ -21,6 +21,15 @@ from solver.tables import atomic_write
 FORMAT = 1  # bump when the arrays' meaning changes
 
 
+def code_hash(*modules) -> str:
+    """A hash of the given modules' source: put in a key, it keeps a cached result from
+    outliving a change to the code that computed it."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
 def directory() -> Path:
     configured = os.environ.get("DICE_SOLVER_CACHE")
     return Path(configured) if configured else Path.home() / ".cache" / "dice-solver"

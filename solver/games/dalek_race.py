@@ -188,7 +188,17 @@ def cache_key(race: DalekRace) -> dict:
             "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
             "players": race.players, "target": race.target,
             "tie_value": None if race.tie_value is None else str(race.tie_value),
-            "turn_graph": race.turn.graph.fingerprint()}
+            "turn_graph": race.turn.graph.fingerprint(), "code": _code_hash()}
+
+
+def _code_hash() -> str:
+    """A hash of the race's and the engine's source: cached values never outlive a change."""
+    import sys
+
+    from solver import cache
+    from solver.engine import cyclic, local
+
+    return cache.code_hash(cyclic, local, sys.modules[__name__])
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 
@@ -293,16 +292,11 @@ def compile_turn(rules: Rules, use_cache: bool = True) -> CompiledTurn:
 
 def _code_hash() -> str:
     """A hash of the source that builds turn graphs: a cached graph never outlives a change."""
-    import hashlib
-
-    from solver import dice
+    from solver import cache, dice
     from solver.engine import turn as engine_turn
     from solver.games import dalek_dice
 
-    digest = hashlib.sha256()
-    for module in (dice, engine_turn, dalek_dice, sys.modules[__name__]):
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()
+    return cache.code_hash(dice, engine_turn, dalek_dice, sys.modules[__name__])
 
 
 def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
