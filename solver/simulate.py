@@ -305,7 +305,7 @@ X = NUMBERS + 1  # the face that leaves the game (labels 1..5 are the numbers)
 def strike_games(game: StrikeDuel, moves: StrikeMoves | None, count: int,
                  rng: np.random.Generator, hit: float | None = None,
                  miss: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """`count` games of Strike (docs/rules_strike.md) with labelled dice: each seat plays its
+    """`count` games of Strike (docs/rules.md, "Strike") with labelled dice: each seat plays its
     policy in `game` ("stop", or "optimal" through `moves`). `hit` and `miss` are the throw
     model the dice follow (the game's unless given). Returns the winner (seat index) and the
     winner's stock at the end, per game."""

@@ -132,15 +132,17 @@ def test_engine_matches_value_iteration() -> None:
     assert solved.residual <= 1e-12
 
 
-@pytest.mark.parametrize("players, target", [(2, 7), (3, 5)])
-def test_exact_values_satisfy_the_bellman_equations(players: int, target: int) -> None:
+@pytest.mark.parametrize("players, target, dice", [(2, 7, 2), (3, 5, 2), (3, 5, 3)])
+def test_exact_values_satisfy_the_bellman_equations(players: int, target: int, dice: int) -> None:
     """Every mover's exact value is the best turn against the exact values it leads to, and the
     seats' shares of the win add up to exactly 1. The engine merges final-round positions that
     differ only in the score of a finished seat trailing another finished seat; the explicit
     positions here are not merged, so these equations also check that merging changes no
-    value (each payoff is computed from the true scores)."""
-    race = ExplicitRace(players, target, 2)
-    solved = engine(players, target, 2, exact=True)
+    value (each payoff is computed from the true scores). With 3 dice a turn can score 2, so a
+    merged final-round position can sum to less than the one before it (a regression: the
+    progress measure must not fall)."""
+    race = ExplicitRace(players, target, dice)
+    solved = engine(players, target, dice, exact=True)
 
     class Exact(dict):
         def __missing__(self, position: Position) -> list[Fraction]:
@@ -150,7 +152,7 @@ def test_exact_values_satisfy_the_bellman_equations(players: int, target: int) -
     for position in race.positions():
         mover = position[1]
         worth = race.utility(exact, position, mover)
-        assert BruteForce(FACES, "ge", worth).start(2) == exact[position][mover]
+        assert BruteForce(FACES, "ge", worth).start(dice) == exact[position][mover]
         assert sum(exact[position][:players]) == 1
 
 

@@ -70,7 +70,7 @@ def ordered_throws(arena: tuple[int, ...], thrown: int, hit: Fraction, miss: Fra
 
 
 class BruteForce:
-    """Strike over explicit positions, written from the rulebook and docs/rules_strike.md."""
+    """Strike over explicit positions, written from the rulebook and docs/rules.md ("Strike")."""
 
     def __init__(self, players: int, dice: int, hit: Fraction, miss: Fraction,
                  scoring: str = "win") -> None:

@@ -238,7 +238,7 @@ def _weighted(die) -> list[str]:
 
 
 def strike_options(command):
-    """The Strike game and throw model (docs/rules_strike.md), and each seat's policy."""
+    """The Strike game and throw model (docs/rules.md, "Strike"), and each seat's policy."""
     from solver.cli.common import FractionType
     from solver.games.strike import DEFAULT_EDITION, DEFAULT_HIT, DEFAULT_MISS, EDITIONS
 

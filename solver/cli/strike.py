@@ -1,4 +1,4 @@
-"""`dice-solver strike ...`: Strike under an explicit throw model (docs/rules_strike.md)."""
+"""`dice-solver strike ...`: Strike under an explicit throw model (docs/rules.md, "Strike")."""
 
 from __future__ import annotations
 

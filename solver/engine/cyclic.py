@@ -412,13 +412,15 @@ class _Responses:
 def _exact_component(graph: GameGraph, floats: np.ndarray, table: list[list[Fraction]],
                      component: list[int]) -> None:
     """Exact policy iteration on one component, started from the float values (so the first
-    best response is the float policy, up to near-ties that exact comparison settles)."""
+    best response is the float policy, up to near-ties that exact comparison settles). The
+    first policy is always solved: a mover's float value may be exact (0, 1, 1/2) while the
+    other metrics are still rounded."""
     import sympy
 
     slot = {p: k for k, p in enumerate(component)}
     for p in component:
         table[p] = [Fraction(float(v)) for v in floats[p]]
-    for _ in range(MAX_ITERATIONS):
+    for iteration in range(MAX_ITERATIONS):
         responses = []
         stable = True
         for p in component:
@@ -428,7 +430,7 @@ def _exact_component(graph: GameGraph, floats: np.ndarray, table: list[list[Frac
                 [table[s][metric] for s in succ])
             responses.append((succ, distribution))
             stable &= value == table[p][metric]
-        if stable:
+        if stable and iteration:
             return
         n, metrics = len(component), len(table[component[0]])
         matrix = sympy.eye(n)

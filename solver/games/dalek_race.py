@@ -69,7 +69,13 @@ class DalekRace:
         return self.seat_locals.get(position[1], self.optimal_turn)
 
     def progress(self, position: Hashable) -> int:
-        return sum(position[0])
+        """The sum of the scores before the final round (a score of 0 passes the move: cycles
+        stay within a sum). Final-round positions come after all of those, in seat order: they
+        form no cycle, and their merged scores (see `canonical`) may sum to less."""
+        scores, mover = position
+        if mover and max(scores) >= self.target:
+            return self.players * self.target + mover
+        return sum(scores)
 
     def similar(self, position: Hashable):
         """Positions one or two points further on for the mover or the next seat: solved

@@ -2,7 +2,7 @@
 
 Dice move between the players' stocks and the arena, so positions repeat; X faces and dice that
 miss the arena leave the game, which is the progress measure (it never decreases). The readings
-of the rulebook are docs/rules_strike.md; the numbers below refer to them.
+of the rulebook are the "Strike" section of docs/rules.md; the numbers below refer to them.
 
 The five numbers of a die are exchangeable (each 1/6, treated alike by every rule), so a position
 stores the arena up to relabelling: the sizes of its groups of equal numbers, largest first.

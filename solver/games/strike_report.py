@@ -32,7 +32,7 @@ SWEEP_HITS = tuple(Fraction(n, d) for n, d in
 
 
 def parameters(game: Strike, edition: int | None = None) -> dict:
-    """The model a result belongs to (docs/rules_strike.md, readings 1-9)."""
+    """The model a result belongs to (docs/rules.md, "Strike", readings 1-9)."""
     result = {"game": "strike", "players": game.players, "dice": game.dice,
               "hit": exact_text(game.hit), "miss": exact_text(game.miss),
               "scoring": game.scoring}
