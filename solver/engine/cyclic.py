@@ -294,7 +294,7 @@ class _GroupSolver:
         in the members' rows save iterations); returns the largest residual and the most
         iterations taken."""
         everyone = np.ones(len(self.members), dtype=bool)
-        self._adopt(everyone, self._respond(everyone))  # final at once where there is no loop
+        self._adopt(everyone, self._respond(everyone, adopt=True))  # final where no loop
         active = np.ones(len(self.loops), dtype=bool)
         residual, iterations, seen = 0.0, 0, defaultdict(set)
         while active.any() and iterations < MAX_ITERATIONS:
@@ -328,10 +328,13 @@ class _GroupSolver:
         batch, row = self.where[k]
         return self.batches[batch].policy[row]
 
-    def _respond(self, mask: np.ndarray) -> _Responses:
+    def _respond(self, mask: np.ndarray, adopt: bool = False) -> _Responses:
         """The masked members' best responses to the current table, batched by local model.
         Members facing the same utilities (common near the end of a game) share one answer,
-        also with members of groups solved before (`memo`)."""
+        also with members of groups solved before (`memo`). A response's distribution costs a
+        second pass, so it waits until the response is adopted; with `adopt` (every response
+        will be) it is taken at once and the pass's node values are dropped: holding them for
+        a whole group took gigabytes in the 3- and 4-player final rounds."""
         responses = _Responses(len(self.members))
         for batch in self.batches:
             chosen = np.flatnonzero(mask[batch.rows])
@@ -346,6 +349,12 @@ class _GroupSolver:
             for i in range(0, len(fresh), batch.local.batch):
                 part = fresh[i:i + batch.local.batch]
                 response = batch.local.respond(utilities[part])
+                if adopt:
+                    distributions = response.distributions()
+                    for column, row in enumerate(part):
+                        self.memo[keys[row]] = (float(response.values[column]),
+                                                distributions[column])
+                    continue
                 for column, row in enumerate(part):
                     responses.pending[keys[row]] = (response, column)
             for k, key in zip(batch.rows[chosen].tolist(), keys):
