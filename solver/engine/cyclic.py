@@ -318,10 +318,12 @@ class _GroupSolver:
             for c in np.flatnonzero(active).tolist():
                 signature = b"".join(self._row(k).tobytes()
                                      for k in np.flatnonzero(self.component == c).tolist())
-                if signature in seen[c]:  # the policy repeats: rounding, not progress, is left
-                    active[c] = False
+                if signature in seen[c]:  # the policy repeats: the movers' best responses
+                    active[c] = False  # cycle (or rounding does), so stop at this residual
                     residual = max(residual, float(worst[c]))
                 seen[c].add(signature)
+        if active.any():  # out of iterations
+            residual = max(residual, float(worst[active].max()))
         return residual, iterations
 
     def _row(self, k: int) -> np.ndarray:

@@ -221,15 +221,18 @@ class TurnGraph:
                 ) -> tuple[np.ndarray, Callable[[], np.ndarray]]:
         """The root's best value for each utility vector, and a function giving the result
         distributions of those best plays. Each half of the batch runs on its own thread and
-        stays apart: the node values are never copied into one array."""
+        stays apart. Only the choices are kept for the distributions, not the node values: a
+        cyclic solve may hold many responses before it asks."""
         utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
         parts = _parallel([lambda part=part: self._backward(utilities[part], True)
                            for part in _split(utilities.shape[0])])
+        best = np.concatenate([p.values[root] for p in parts])
+        choices = [p.chosen for p in parts]
 
         def distributions() -> np.ndarray:
-            return np.vstack(_parallel([lambda p=p: self._forward(p, root) for p in parts]))
+            return np.vstack(_parallel([lambda c=c: self._forward(c, root) for c in choices]))
 
-        return np.concatenate([p.values[root] for p in parts]), distributions
+        return best, distributions
 
     def values(self, utilities: Sequence[float]) -> np.ndarray:
         """Every node's value for one utility vector, with NumPy only. A single query (a best
@@ -277,15 +280,15 @@ class TurnGraph:
         follows the solution's choices."""
         if solution.chosen is None:
             raise ValueError("solve with policy=True first")
-        return self._forward(solution, root)
+        return self._forward(solution.chosen, root)
 
-    def _forward(self, solution: FloatSolution, root: int) -> np.ndarray:
+    def _forward(self, chosen: np.ndarray, root: int) -> np.ndarray:
         from solver.engine import kernels
 
         indptr, child, prob, is_chance = self._flat()
-        mass = np.zeros(solution.values.shape)
+        mass = np.zeros(chosen.shape)
         kernels.forward(indptr, child, prob, is_chance, self.n_results, root,
-                        np.ascontiguousarray(solution.chosen), mass)
+                        np.ascontiguousarray(chosen), mass)
         return mass[: self.n_results].T
 
     # ---- exact pass -------------------------------------------------------------------------
