@@ -335,8 +335,8 @@ class _GroupSolver:
         Members facing the same utilities (common near the end of a game) share one answer,
         also with members of groups solved before (`memo`). A response's distribution costs a
         second pass, so it waits until the response is adopted; with `adopt` (every response
-        will be) it is taken at once and the pass's node values are dropped: holding them for
-        a whole group took gigabytes in the 3- and 4-player final rounds."""
+        will be) it is taken at once, which lets the pass's choices go: holding them for a
+        whole group took gigabytes in the 3- and 4-player final rounds."""
         responses = _Responses(len(self.members))
         for batch in self.batches:
             chosen = np.flatnonzero(mask[batch.rows])
@@ -352,11 +352,7 @@ class _GroupSolver:
                 part = fresh[i:i + batch.local.batch]
                 response = batch.local.respond(utilities[part])
                 if adopt:
-                    distributions = response.distributions()
-                    for column, row in enumerate(part):
-                        self.memo[keys[row]] = (float(response.values[column]),
-                                                distributions[column])
-                    continue
+                    response.distributions()
                 for column, row in enumerate(part):
                     responses.pending[keys[row]] = (response, column)
             for k, key in zip(batch.rows[chosen].tolist(), keys):

@@ -21,16 +21,17 @@ BATCH_ELEMENTS = 1 << 22  # float64 node values one batched pass holds (about th
 
 class Response:
     """A local model's best response to a batch of utilities: values, and the result
-    distributions of that response, computed when first asked for."""
+    distributions of that response, computed when first asked for (then what computing them
+    needed, such as a turn pass's choices, is let go)."""
 
     def __init__(self, values: np.ndarray, distributions: Callable[[], np.ndarray]) -> None:
         self.values = values
-        self._compute = distributions
+        self._compute: Callable[[], np.ndarray] | None = distributions
         self._distributions: np.ndarray | None = None
 
     def distributions(self) -> np.ndarray:
-        if self._distributions is None:
-            self._distributions = self._compute()
+        if self._compute is not None:
+            self._distributions, self._compute = self._compute(), None
         return self._distributions
 
 

@@ -73,9 +73,14 @@ class DalekRace:
         stay within a sum). Final-round positions come after all of those, in seat order: they
         form no cycle, and their merged scores (see `canonical`) may sum to less."""
         scores, mover = position
-        if mover and max(scores) >= self.target:
+        if self.final_round(scores, mover):
             return self.players * self.target + mover
         return sum(scores)
+
+    def final_round(self, scores: tuple[int, ...], mover: int) -> bool:
+        """A seat has reached the target and the seats after it still play (a position with
+        seat 1 to move never is: the round would be over)."""
+        return mover > 0 and max(scores) >= self.target
 
     def similar(self, position: Hashable):
         """Positions one or two points further on for the mover or the next seat: solved
@@ -91,7 +96,7 @@ class DalekRace:
         has played its last turn; one that trails another such seat can no longer win or tie,
         so its score is written as 0: no value changes, and positions that differ only there
         are one position (with 3 or 4 players this shrinks the final round many times)."""
-        if mover == 0 or max(scores) < self.target:
+        if not self.final_round(scores, mover):
             return scores, mover
         best = max(scores[:mover])
         return tuple(0 if seat < mover and s < best else s

@@ -220,9 +220,9 @@ def write_race_tables(values: RaceValues, out: Path, command: str) -> tuple[Path
     for (seat_scores, mover), (best, points_play, expected, p_zero) in zip(positions,
                                                                            measures.tolist()):
         p_win = float(values.values((seat_scores, mover))[WIN * n + mover])
-        rows.append((*seat_scores, mover + 1, int(max(seat_scores) >= race.target), repr(best),
-                     repr(p_win), repr(points_play), repr(best - points_play), repr(expected),
-                     repr(p_zero)))
+        final = int(race.final_round(seat_scores, mover))
+        rows.append((*seat_scores, mover + 1, final, repr(best), repr(p_win), repr(points_play),
+                     repr(best - points_play), repr(expected), repr(p_zero)))
     header = [f"score_{s + 1}" for s in range(n)] + [
         "mover", "final_round", "value", "p_win", "value_points_turn", "regret",
         "expected_points", "p_zero"]
