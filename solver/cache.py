@@ -21,12 +21,15 @@ from solver.tables import atomic_write
 FORMAT = 1  # bump when the arrays' meaning changes
 
 
-def code_hash(*modules) -> str:
-    """A hash of the given modules' source: put in a key, it keeps a cached result from
-    outliving a change to the code that computed it."""
+def code_hash(*modules: str) -> str:
+    """A hash of the named modules' source ("solver.engine.turn"): put in a key, it keeps a
+    cached result from outliving a change to the code that computed it. The modules are found,
+    not imported: a cached query must not pay for loading numba's kernels."""
+    from importlib.util import find_spec
+
     digest = hashlib.sha256()
-    for module in modules:
-        digest.update(Path(module.__file__).read_bytes())
+    for name in modules:
+        digest.update(Path(find_spec(name).origin).read_bytes())
     return digest.hexdigest()
 
 

@@ -203,13 +203,13 @@ def cache_key(race: DalekRace) -> dict:
 
 
 def _code_hash() -> str:
-    """A hash of the race's and the engine's source: cached values never outlive a change."""
-    import sys
-
+    """A hash of the race's and the engine's source (the turn passes included: the graph's
+    fingerprint covers its data, not the code that values it): cached values never outlive
+    a change."""
     from solver import cache
-    from solver.engine import cyclic, local
 
-    return cache.code_hash(cyclic, local, sys.modules[__name__])
+    return cache.code_hash("solver.engine.cyclic", "solver.engine.local", "solver.engine.turn",
+                           "solver.engine.kernels", __name__)
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None,

@@ -9,7 +9,6 @@ number of dice rolled; the rules themselves come from `dalek_dice`.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -292,11 +291,10 @@ def compile_turn(rules: Rules, use_cache: bool = True) -> CompiledTurn:
 
 def _code_hash() -> str:
     """A hash of the source that builds turn graphs: a cached graph never outlives a change."""
-    from solver import cache, dice
-    from solver.engine import turn as engine_turn
-    from solver.games import dalek_dice
+    from solver import cache
 
-    return cache.code_hash(dice, engine_turn, dalek_dice, sys.modules[__name__])
+    return cache.code_hash("solver.dice", "solver.engine.turn", "solver.games.dalek_dice",
+                           __name__)
 
 
 def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
