@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLVE = """
 import json, sys, time
 from solver.engine.cyclic import solve
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_race import DalekRace, solve_race
-from solver.games.dalek_turn import compile_turn
-from solver.games.pig import PigGame
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.turn import compile_turn
+from solver.games.pig.rules import PigGame
 game, players, target = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 start = time.perf_counter()
 if game == "pig":

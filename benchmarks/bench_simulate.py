@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.cli.common import table
+from solver.commands import table
 
 CLI = Path(__file__).resolve().parent.parent / "cli.py"
 

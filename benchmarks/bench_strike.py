@@ -17,15 +17,15 @@ import sys
 import time
 from pathlib import Path
 
-from solver.cli.common import table
+from solver.commands import table
 
 ROOT = Path(__file__).resolve().parent.parent
 
 SOLVE = """
 import json, sys, time
 from fractions import Fraction
-from solver.games.strike import Strike
-from solver.games.strike_solve import solve_strike
+from solver.games.strike.rules import Strike
+from solver.games.strike.solve import solve_strike
 players, dice, scoring, exact = json.loads(sys.argv[1])
 start = time.perf_counter()
 game = Strike(players, dice, scoring=scoring)

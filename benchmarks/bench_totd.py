@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from solver.cli.common import table
+from solver.commands import table
 
 CLI = Path(__file__).resolve().parent.parent / "cli.py"
 
@@ -38,9 +38,9 @@ SOLVES = {  # name -> (need, [(pool, (sonic, rerolls, changes)), ...], target se
 
 SOLVE = """
 import json, sys, time
-from solver.games.time_of_the_daleks import Adventure, Doctor, load_game, make_tools, \\
+from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
     parse_challenge, parse_pool
-from solver.games.totd_solver import Solver
+from solver.games.totd.solver import Solver
 need, doctors, exact = json.loads(sys.argv[1])
 game = load_game()
 start = time.perf_counter()

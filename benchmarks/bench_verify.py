@@ -20,12 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.cli.common import table
-from solver.games import dalek_policies as dp
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_turn import compile_turn
-from solver.simulate import BUGS, dalek_turns, generator
-from solver.verify import goodness_of_fit, power
+from solver.commands import table
+from solver.dice import generator
+from solver.games.dalek import policies as dp
+from solver.games.dalek.bugs import BUGS
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.simulator import dalek_turns
+from solver.games.dalek.turn import compile_turn
+from solver.stats import goodness_of_fit, power
 
 CLI = Path(__file__).resolve().parent.parent / "cli.py"
 

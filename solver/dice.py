@@ -146,3 +146,22 @@ def roll_pool(pool: Pool) -> Distribution:
         weights = [w * v for w in weights for v in group.weights]
         denominator *= group.denominator
     return Distribution(tuple(outcomes), tuple(weights), denominator)
+
+
+def generator(seed: int) -> np.random.Generator:
+    """The one source of randomness: PCG64 from the user's seed."""
+    if seed < 0:
+        raise InputError(f"the seed must be a whole number >= 0, not {seed}")
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+def throw(rng: np.random.Generator, die: Die, dice: np.ndarray) -> np.ndarray:
+    """Counts over the die's faces of `dice[i]` dice thrown for each row i. Each die shows one
+    of its total-weight equally likely sides, so face weights are exact."""
+    faces = len(die.faces)
+    most = int(dice.max(initial=0))
+    sides = np.repeat(np.arange(faces, dtype=np.int64), die.weights)
+    shown = sides[rng.integers(0, die.total, size=(len(dice), most), dtype=np.int16)]
+    thrown = np.arange(most) < dice[:, None]
+    cells = (np.arange(len(dice))[:, None] * faces + shown)[thrown]
+    return np.bincount(cells, minlength=len(dice) * faces).reshape(len(dice), faces)

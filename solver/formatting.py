@@ -34,3 +34,20 @@ def _is_number(text: str) -> bool:
         except ValueError:
             return False
     return True
+
+
+def seats_text(title: str, names: list[str], seats: list[dict], points: list[str]) -> str:
+    """Each seat's policy and chances, as a table."""
+    rows = [(s["seat"], name, point, f"{s['p_win']:.10f}", f"{s['p_tie']:.10f}",
+             f"{s['value']:.10f}") for s, name, point in zip(seats, names, points)]
+    lines = [title, table(["seat", "policy", "turn points", "P(win alone)", "P(tie)", "value"],
+                          rows)]
+    lines += [f"seat {s['seat']} wins alone with probability exactly {s['p_win_exact']}"
+              for s in seats if "p_win_exact" in s]
+    return "\n".join(lines)
+
+
+def exact_texts(seats: list[dict]) -> list[dict]:
+    """Each seat's exact values (Fractions) written as "p/q", for output."""
+    return [{k: exact_text(v) if isinstance(v, Fraction) else v for k, v in s.items()}
+            for s in seats]

@@ -11,8 +11,8 @@ from functools import cache
 
 import pytest
 
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_turn import CompiledTurn, PointsSolution, compile_turn, solve_points
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import CompiledTurn, PointsSolution, compile_turn, solve_points
 
 # Solved tables and built turns go to a fresh cache directory for the session (subprocesses
 # inherit it): tests never read what an older version left, nor write into the user's cache.

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from solver import cache
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_race import DalekRace, solve_race
-from solver.games.dalek_turn import build_turn, compile_turn
+from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import build_turn, compile_turn
 
 
 @pytest.fixture(autouse=True)

@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 from dalek_bruteforce import BruteForce, State
 
-from solver.games import dalek_report
-from solver.games.dalek_dice import Rules, TurnState, format_faces, parse_roll, parse_rules
-from solver.games.dalek_turn import (
+from solver.games.dalek import report as dalek_report
+from solver.games.dalek.rules import Rules, TurnState, format_faces, parse_roll, parse_rules
+from solver.games.dalek.turn import (
     CompiledTurn,
     PointsSolution,
     compile_turn,

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from solver.errors import InputError
-from solver.games.dalek_dice import Rules, TurnState, parse_roll, parse_rules
-from solver.games.dalek_turn import place
+from solver.games.dalek.rules import Rules, TurnState, parse_roll, parse_rules
+from solver.games.dalek.turn import place
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.games import dalek_report
-from solver.games.dalek_dice import Rules, TurnState, parse_roll
-from solver.games.dalek_turn import (
+from solver.games.dalek import report as dalek_report
+from solver.games.dalek.rules import Rules, TurnState, parse_roll
+from solver.games.dalek.turn import (
     CompiledTurn,
     PointsSolution,
     check_position,

@@ -18,9 +18,9 @@ from math import factorial, prod
 import numpy as np
 import pytest
 
-from solver.games import dalek_report
-from solver.games.dalek_dice import TurnState
-from solver.games.dalek_turn import CompiledTurn, PointsSolution
+from solver.games.dalek import report as dalek_report
+from solver.games.dalek.rules import TurnState
+from solver.games.dalek.turn import CompiledTurn, PointsSolution
 
 GAMES = [
     ("H4 H2 D3 D2 DOC EXT", 10, "ge"),

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from dalek_bruteforce import BruteForce
 
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_race import DalekRace, RaceValues, solve_race
-from solver.games.dalek_turn import compile_turn
+from solver.games.dalek.race import DalekRace, RaceValues, solve_race
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
 
 FACES = "H4 H2 D3 D2 DOC EXT"
 Position = tuple[tuple[int, ...], int]

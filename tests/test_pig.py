@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from solver.engine.cyclic import solve
-from solver.games.pig import PigGame, compile_turn
+from solver.games.pig.rules import PigGame, compile_turn
 
 
 def neller_values(target: int) -> dict[tuple[int, int, int], float]:

@@ -23,11 +23,11 @@ from dalek_bruteforce import BruteForce
 
 from solver.engine.cyclic import solve
 from solver.errors import InputError
-from solver.games import dalek_policies as dp
-from solver.games import dalek_report
-from solver.games import pig_policies as pp
-from solver.games.dalek_turn import compile_turn
-from solver.games.pig import PigGame
+from solver.games.dalek import policies as dp
+from solver.games.dalek import report as dalek_report
+from solver.games.dalek.turn import compile_turn
+from solver.games.pig import policies as pp
+from solver.games.pig.rules import PigGame
 
 SMALL = [("H4 H2 D3 D2 DOC EXT", 3, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 3, "gt"),
          ("H4:2 H2 D3 D2 DOC EXT", 4, "ge")]
@@ -35,7 +35,7 @@ SMALL = [("H4 H2 D3 D2 DOC EXT", 3, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 3, "gt"),
 
 @cache
 def pairs_of(faces: str, dice: int, tie_rule: str) -> dp.Pairs:
-    from solver.games.dalek_dice import parse_rules
+    from solver.games.dalek.rules import parse_rules
 
     return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
 
@@ -202,7 +202,7 @@ def test_fixed_duel_matches_rounds_recursion() -> None:
 def test_playing_to_win_beats_any_fixed_turn() -> None:
     """Against a fixed opponent, the win seat's value is at least that of any fixed policy in
     its place, and with both seats playing to win the duel is the plain race."""
-    from solver.games.dalek_race import DalekRace, solve_race
+    from solver.games.dalek.race import DalekRace, solve_race
 
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 4, "ge")
     opponent = dp.keep_daleks(pairs, 6)

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from solver.errors import InputError
-from solver.games.strike import Strike
-from solver.games.strike_policies import (
+from solver.games.strike.policies import (
     OPTIMAL,
     STOP,
     StrikeDuel,
@@ -18,7 +17,8 @@ from solver.games.strike_policies import (
     stop_placement,
     win_chances,
 )
-from solver.games.strike_solve import solve_strike
+from solver.games.strike.rules import Strike
+from solver.games.strike.solve import solve_strike
 
 
 def test_all_optimal_is_the_plain_game() -> None:

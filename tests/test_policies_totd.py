@@ -12,7 +12,8 @@ import pytest
 
 from solver.dice import roll
 from solver.errors import InputError
-from solver.games.time_of_the_daleks import (
+from solver.games.totd.policies import PLAN, Plan, parse_policy
+from solver.games.totd.rules import (
     Adventure,
     Doctor,
     load_game,
@@ -20,8 +21,7 @@ from solver.games.time_of_the_daleks import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd_policies import PLAN, Plan, parse_policy
-from solver.games.totd_solver import Solver
+from solver.games.totd.solver import Solver
 
 GAME = load_game()
 

@@ -1,11 +1,10 @@
-"""Our simulators (solver/simulate.py): seeded runs land inside the confidence intervals of the
-exact values (the verification ladder's step 4), runs are reproducible bit for bit, and a
+"""Our simulators (solver/games/*/simulator.py): seeded runs land inside the confidence intervals
+of the exact values (the verification ladder's step 4), runs are reproducible bit for bit, and a
 decision log's regrets add up to the exact cost of the policy that made it.
 
 Statistical thresholds: every check is a 99.9% interval (|z| < 3.29) or a goodness-of-fit test
-at alpha = 0.001 on a fixed seed, so a correct simulator fails one check with probability
-0.001; the seeds are fixed, so the outcome is deterministic.
-"""
+at alpha = 0.001 on a fixed seed, so a correct simulator fails one check with probability 0.001;
+the seeds are fixed, so the outcome is deterministic."""
 
 from __future__ import annotations
 
@@ -18,25 +17,22 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import cli
-from solver.dice import Die
-from solver.games import dalek_policies as dp
-from solver.games import pig_policies as pp
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_turn import compile_turn
-from solver.simulate import (
+from solver.dice import Die, generator, throw
+from solver.games.dalek import policies as dp
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.simulator import (
     Decisions,
     FixedSeat,
     RaceSeat,
     dalek_games,
     dalek_turns,
     decision_rows,
-    generator,
-    pig_games,
-    pig_turns,
-    sample_text,
-    throw,
 )
-from solver.verify import goodness_of_fit
+from solver.games.dalek.turn import compile_turn
+from solver.games.pig import policies as pp
+from solver.games.pig.simulator import pig_games, pig_turns
+from solver.samples import sample_text
+from solver.stats import goodness_of_fit
 
 Z = 3.29  # two-sided 99.9% normal quantile
 

@@ -1,13 +1,12 @@
-"""Our Strike simulator (solver/simulate.py, labelled dice thrown by the rules): seeded games land
-inside the exact distribution of (winner, winner's dice left), and the wrong simulator whose
-dice are never struck is rejected at its stated sample size.
+"""Our Strike simulator (solver/games/strike/simulator.py, labelled dice thrown by the rules):
+seeded games land inside the exact distribution of (winner, winner's dice left), and the wrong
+simulator whose dice are never struck is rejected at its stated sample size.
 
 Thresholds as in tests/test_simulate.py: goodness of fit at alpha = 0.001 on fixed seeds. The
 stated size for the never-hit bug is the smallest multiple of 50 games at which the power
-(`solver.verify.power`, from the exact distributions of both throw models) reaches 0.999, with
+(`solver.stats.power`, from the exact distributions of both throw models) reaches 0.999, with
 both seats stopping as soon as allowed (a fixed policy, so the wrong simulator's distribution is
-exact too: the game with --hit 0); ten seeded runs there must all be rejected.
-"""
+exact too: the game with --hit 0); ten seeded runs there must all be rejected."""
 
 from __future__ import annotations
 
@@ -18,7 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import cli
-from solver.games.strike_policies import (
+from solver.dice import generator
+from solver.games.strike.policies import (
     OPTIMAL,
     STOP,
     Moves,
@@ -26,8 +26,8 @@ from solver.games.strike_policies import (
     outcome_chances,
     solve_duel,
 )
-from solver.simulate import generator, strike_games
-from solver.verify import goodness_of_fit, power
+from solver.games.strike.simulator import strike_games
+from solver.stats import goodness_of_fit, power
 
 NEVER_HIT_GAMES = 700
 

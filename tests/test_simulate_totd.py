@@ -1,6 +1,6 @@
-"""Our Time of the Daleks simulator (solver/simulate.py) plays the re-roll plan with random dice:
-seeded runs land inside the 99.9% interval of the plan's exact chance of success, and the
-command line reproduces a run bit for bit and accepts it.
+"""Our Time of the Daleks simulator (solver/games/totd/simulator.py) plays the re-roll plan with
+random dice: seeded runs land inside the 99.9% interval of the plan's exact chance of success,
+and the command line reproduces a run bit for bit and accepts it.
 
 Threshold: |z| < 3.29 (two-sided 99.9%) on fixed seeds, as in tests/test_simulate.py."""
 
@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from test_policies_totd import adventure
 
 from solver.cli import cli
-from solver.games.totd_policies import Plan
-from solver.simulate import generator, totd_adventures
+from solver.dice import generator
+from solver.games.totd.policies import Plan
+from solver.games.totd.simulator import totd_adventures
 
 
 @pytest.mark.parametrize("case", [

@@ -24,8 +24,8 @@ import pytest
 import scipy.sparse as sp
 
 from solver.engine.cyclic import Solution
-from solver.games.strike import MID, SETUP, START, Strike, canonical
-from solver.games.strike_solve import solve_strike
+from solver.games.strike.rules import MID, SETUP, START, Strike, canonical
+from solver.games.strike.solve import solve_strike
 
 X = "X"
 FACES = (1, 2, 3, 4, 5, X)

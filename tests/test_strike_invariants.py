@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from solver.engine.cyclic import Solution
-from solver.games.strike import MID, SETUP, START, Position, Strike, throw_outcomes
-from solver.games.strike_solve import solve_strike
+from solver.games.strike.rules import MID, SETUP, START, Position, Strike, throw_outcomes
+from solver.games.strike.solve import solve_strike
 
 HALF = Fraction(1, 2)
 PARAMETERS = [Fraction(0), Fraction(1, 3), HALF, Fraction(1)]

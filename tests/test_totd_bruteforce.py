@@ -22,7 +22,7 @@ from itertools import combinations, product
 
 import pytest
 
-from solver.games.time_of_the_daleks import (
+from solver.games.totd.rules import (
     Adventure,
     Doctor,
     Tools,
@@ -31,7 +31,7 @@ from solver.games.time_of_the_daleks import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd_solver import Solver
+from solver.games.totd.solver import Solver
 
 GAME = load_game()
 

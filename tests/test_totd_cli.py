@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.games.time_of_the_daleks import (
+from solver.games.totd.rules import (
     Adventure,
     Doctor,
     load_game,
@@ -18,7 +18,7 @@ from solver.games.time_of_the_daleks import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd_solver import Solver
+from solver.games.totd.solver import Solver
 
 GAME = load_game()
 NEED = "Science x2, Cunning, Tactics"
@@ -150,8 +150,8 @@ def test_tables_are_up_to_date(capsys, tmp_path: Path) -> None:
 
 
 def test_a_corrected_dice_file_is_used(capsys, tmp_path: Path) -> None:
-    data = json.loads((Path(__file__).parent.parent / "solver" / "data" /
-                       "time_of_the_daleks.json").read_text())
+    data = json.loads((Path(__file__).parent.parent / "solver" / "games" / "totd" /
+                       "dice.json").read_text())
     data["dice"]["green"]["faces"] = {"Running": 5, "Diplomacy": 1}
     corrected = tmp_path / "dice.json"
     corrected.write_text(json.dumps(data))
@@ -175,7 +175,7 @@ def test_a_malformed_dice_file_is_one_line_and_exit_2(capsys, tmp_path: Path,
 
 
 def test_the_accepted_spellings_read_alike() -> None:
-    from solver.games.time_of_the_daleks import parse_doctor, parse_reroll
+    from solver.games.totd.rules import parse_doctor, parse_reroll
 
     need = parse_challenge(GAME, "Science x2, Cunning")
     assert need == (0, 0, 2, 1, 0, 0)

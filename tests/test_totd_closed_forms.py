@@ -17,7 +17,7 @@ from math import prod
 
 import pytest
 
-from solver.games.time_of_the_daleks import (
+from solver.games.totd.rules import (
     Adventure,
     Doctor,
     Tools,
@@ -25,7 +25,7 @@ from solver.games.time_of_the_daleks import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd_solver import Solver
+from solver.games.totd.solver import Solver
 
 GAME = load_game()
 

@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.dice import roll
-from solver.games import totd_report
-from solver.games.time_of_the_daleks import (
+from solver.games.totd import report as totd_report
+from solver.games.totd.changes import change_networks, success_grid, witness
+from solver.games.totd.rules import (
     Adventure,
     Doctor,
     Tools,
@@ -32,8 +33,7 @@ from solver.games.time_of_the_daleks import (
     parse_pool,
     parse_showing,
 )
-from solver.games.totd_changes import change_networks, success_grid, witness
-from solver.games.totd_solver import Solver
+from solver.games.totd.solver import Solver
 
 GAME = load_game()
 REROLLS = ("1 black", "2 black", "any black", "all black", "1 green", "any blue", "all red",

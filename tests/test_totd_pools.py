@@ -14,8 +14,9 @@ from itertools import product
 import pytest
 from test_totd_bruteforce import BruteForce
 
-from solver.games import totd_report
-from solver.games.time_of_the_daleks import (
+from solver.games.totd import report as totd_report
+from solver.games.totd.pools import builds, parse_focus, splits
+from solver.games.totd.rules import (
     Adventure,
     Doctor,
     load_game,
@@ -23,7 +24,6 @@ from solver.games.time_of_the_daleks import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd_pools import builds, parse_focus, splits
 
 GAME = load_game()
 

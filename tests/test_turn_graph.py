@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from solver.engine.turn import TurnGraph
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_turn import compile_turn
-from solver.games.pig import compile_turn as pig_turn
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
+from solver.games.pig.rules import compile_turn as pig_turn
 
 
 @pytest.mark.parametrize("graph", [compile_turn(parse_rules(dice=6)).graph, pig_turn(40).graph],

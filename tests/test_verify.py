@@ -1,6 +1,6 @@
-"""`verify` (solver/verify.py, solver/cli/verify.py): the statistics against hand computations,
-the pooling rule, verdicts and exit status through the command line, and bad sample files
-(one line on stderr naming the file line, exit status 2)."""
+"""`verify` (solver/stats.py, solver/samples.py, solver/checks.py): the statistics against hand
+computations, the pooling rule, verdicts and exit status through the command line, and bad
+sample files (one line on stderr naming the file line, exit status 2)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from solver.cli import cli, main
 from solver.errors import InputError
-from solver.verify import goodness_of_fit, read_outcomes
+from solver.samples import read_outcomes
+from solver.stats import goodness_of_fit
 
 ROOT = Path(__file__).resolve().parents[1]
 EXACT = [Fraction(1, 2), Fraction(3, 10), Fraction(19, 100), Fraction(6, 1000),

@@ -1,15 +1,14 @@
 """The wrong-simulator corpus: `verify` must reject each deliberately wrong simulator at a stated
 sample size, and accept the right simulator at about the stated false-alarm rate.
 
-Each wrong simulator is our simulator with one rule changed (`solver.simulate.BUGS`: a `Play`
-subclass, or the die it throws). The same forward pass that evaluates a policy exactly
-(`distribution(policy, play)`) gives each wrong simulator's exact distribution, hence the
-power of the test at n samples (`solver.verify.power`, noncentral chi-square). The stated
-sample size of a bug is the smallest multiple of 50 where that power reaches 0.999 with the
-points policy at alpha = 0.001; there, ten seeded runs of the wrong simulator must all be
-rejected (if the power is right, all ten are with probability >= 0.99; the seeds are fixed, so
-the test is deterministic).
-"""
+Each wrong simulator is our simulator with one rule changed (`solver.games.dalek.bugs.BUGS`: a
+`Play` subclass, or the die it throws). The same forward pass that evaluates a policy exactly
+(`distribution(policy, play)`) gives each wrong simulator's exact distribution, hence the power
+of the test at n samples (`solver.stats.power`, noncentral chi-square). The stated sample size
+of a bug is the smallest multiple of 50 where that power reaches 0.999 with the points policy at
+alpha = 0.001; there, ten seeded runs of the wrong simulator must all be rejected (if the power
+is right, all ten are with probability >= 0.99; the seeds are fixed, so the test is
+deterministic)."""
 
 from __future__ import annotations
 
@@ -19,11 +18,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from solver.games import dalek_policies as dp
-from solver.games.dalek_dice import parse_rules
-from solver.games.dalek_turn import compile_turn
-from solver.simulate import BUGS, dalek_turns, generator
-from solver.verify import goodness_of_fit, power
+from solver.dice import generator
+from solver.games.dalek import policies as dp
+from solver.games.dalek.bugs import BUGS
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.simulator import dalek_turns
+from solver.games.dalek.turn import compile_turn
+from solver.stats import goodness_of_fit, power
 
 # bug -> the stated sample size: the power reaches 0.999 at alpha = 0.001
 CORPUS = {"loaded-doctor": 350, "bonus-when-stopping": 1300, "exterminate-beats-doctor": 1200}

@@ -13,7 +13,7 @@ from test_pig import neller_values
 
 from solver.cli import cli
 from solver.errors import InputError
-from solver.games.pig_policies import decision_regrets
+from solver.games.pig.policies import decision_regrets
 
 TARGET = 15
 

@@ -8,14 +8,10 @@ import sys
 import click
 
 from solver import __version__
-from solver.cli.common import fail
 from solver.errors import InputError
+from solver.games import registry
 
-GAMES = {  # command -> module holding its click group (same name); imported only when used
-    "dalek": "solver.cli.dalek",
-    "pig": "solver.cli.pig",
-    "strike": "solver.cli.strike",
-    "totd": "solver.cli.totd",
+VERBS = {  # commands over every game -> the module holding the click group of that name
     "simulate": "solver.cli.simulate",
     "verify": "solver.cli.verify",
 }
@@ -26,11 +22,13 @@ class Games(click.Group):
     libraries its own game needs (a cold start is part of every query's time)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(GAMES) | set(super().list_commands(ctx)))
+        return sorted(set(registry()) | set(VERBS) | set(super().list_commands(ctx)))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in GAMES:
-            return getattr(importlib.import_module(GAMES[name]), name)
+        if name in registry():
+            return registry()[name].commands()
+        if name in VERBS:
+            return getattr(importlib.import_module(VERBS[name]), name)
         return super().get_command(ctx, name)
 
 
@@ -58,3 +56,9 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         fail("interrupted")
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def fail(message: str) -> None:
+    """The one line a user sees for bad input, then exit status 2."""
+    click.echo(f"dice-solver: error: {message}", err=True)
+    sys.exit(2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from solver.cli import GAMES, cli
+from solver.cli import cli
 
 HEADER = """# Command reference
 
@@ -21,7 +21,7 @@ def render() -> str:
     """Markdown: one section per command, its usage and help as `--help` prints them."""
     sections = [HEADER]
     context = click.Context(cli, info_name="dice-solver")
-    for name in sorted(GAMES):
+    for name in cli.list_commands(context):
         sections += _command(context, cli.get_command(context, name), ["dice-solver", name])
     return "\n".join(sections)
 

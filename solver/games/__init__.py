@@ -1,0 +1,47 @@
+"""The games dice-solver knows. Each is one package that declares itself in its `__init__` (a
+`Game`: its name, its commands, its sample columns); adding a game is one package and one line in
+`PACKAGES`. Declarations import nothing heavy, so listing the games costs no solver import: a
+game's modules load only when one of its commands runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+PACKAGES = ("dalek", "pig", "strike", "totd")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the command line sees it. Its package holds `commands` (a click group named
+    `name`) and `checks` (the click commands `simulate` and `verify`)."""
+
+    name: str  # the command word: `dice-solver NAME ...`, `simulate NAME`, `verify NAME`
+    title: str  # as its rulebook names it
+    package: str
+    samples: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unit -> CSV columns
+
+    def module(self, name: str) -> ModuleType:
+        return import_module(f"{self.package}.{name}")
+
+    def commands(self) -> Any:
+        """The game's click group."""
+        return getattr(self.module("commands"), self.name)
+
+    def simulate(self) -> Any:
+        """`dice-solver simulate NAME`: seeded play by the rules into a sample file."""
+        return self.module("checks").simulate
+
+    def verify(self) -> Any:
+        """`dice-solver verify NAME`: a simulator's samples or moves against the exact answer."""
+        return self.module("checks").verify
+
+
+@cache
+def registry() -> dict[str, Game]:
+    """Every game, by its command word."""
+    games = [import_module(f"{__name__}.{package}").GAME for package in PACKAGES]
+    return {game.name: game for game in games}

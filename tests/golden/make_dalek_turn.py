@@ -33,14 +33,14 @@ sys.path.insert(0, str(TESTS.parent))
 
 from dalek_bruteforce import BruteForce  # noqa: E402
 
-from solver.games.dalek_dice import (  # noqa: E402
+from solver.games.dalek.rules import (  # noqa: E402
     Rules,
     TurnState,
     format_faces,
     parse_roll,
     parse_rules,
 )
-from solver.games.dalek_turn import (  # noqa: E402
+from solver.games.dalek.turn import (  # noqa: E402
     CompiledTurn,
     PointsSolution,
     compile_turn,

@@ -13,7 +13,7 @@ import numpy as np
 
 from solver.engine.cyclic import Solution
 from solver.formatting import exact_text
-from solver.games.strike import (
+from solver.games.strike.rules import (
     MID,
     PHASE_NAMES,
     SETUP,
@@ -23,7 +23,7 @@ from solver.games.strike import (
     placement_options,
     representative,
 )
-from solver.games.strike_solve import solve_strike
+from solver.games.strike.solve import solve_strike
 from solver.tables import write_manifest, write_table
 
 SWEEP_HITS = tuple(Fraction(n, d) for n, d in

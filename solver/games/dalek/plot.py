@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
-from solver.games.dalek_race import RaceValues
-from solver.games.dalek_report import contrast
+from solver.games.dalek.race import RaceValues
+from solver.games.dalek.report import contrast
 
 
 def plot_race(values: RaceValues, path: Path) -> Path:

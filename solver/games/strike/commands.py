@@ -6,10 +6,18 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import FractionType, Progress, command_line, emit, exact_text, table
+from solver.commands import (
+    FractionType,
+    Progress,
+    command_line,
+    emit,
+    exact_text,
+    json_option,
+    table,
+)
 from solver.errors import InputError
-from solver.games import strike_report
-from solver.games.strike import (
+from solver.games.strike import report as strike_report
+from solver.games.strike.rules import (
     DEFAULT_EDITION,
     DEFAULT_HIT,
     DEFAULT_MISS,
@@ -18,9 +26,7 @@ from solver.games.strike import (
     Strike,
     dice_per_player,
 )
-from solver.games.strike_solve import solve_strike
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+from solver.games.strike.solve import solve_strike
 
 
 def model_options(command):

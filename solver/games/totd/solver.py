@@ -26,9 +26,8 @@ from math import lcm
 import numpy as np
 
 from solver.errors import InputError
-from solver.games.time_of_the_daleks import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
-from solver.games.totd_changes import ChangeNode, change_networks, success_grid
-from solver.games.totd_keeps import (
+from solver.games.totd.changes import ChangeNode, change_networks, success_grid
+from solver.games.totd.keeps import (
     RANGES,
     Group,
     Keeps,
@@ -36,6 +35,7 @@ from solver.games.totd_keeps import (
     padded_choices,
     reduce_die,
 )
+from solver.games.totd.rules import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
 
 STOP, REROLL, SONIC, DISCARD = "stop", "reroll", "sonic", "discard"
 EITHER = -1  # the owner of an "Any Adventure" tool: either Doctor may use it

@@ -21,7 +21,7 @@ import numpy as np
 from solver.engine.cyclic import Terminal
 from solver.engine.local import Choices, TurnLocal
 from solver.errors import InputError
-from solver.games.dalek_turn import CompiledTurn
+from solver.games.dalek.turn import CompiledTurn
 
 DEFAULT_TARGET = 60
 VALUE, WIN, TIE = 0, 1, 2  # metric kinds

@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from solver.cli.common import exact_text
+from solver.commands import exact_text
 from solver.errors import InputError
-from solver.games.time_of_the_daleks import (
+from solver.games.totd.changes import witness
+from solver.games.totd.keeps import Group
+from solver.games.totd.pools import builds, splits
+from solver.games.totd.rules import (
     HELP_SIZES,
     POOL_LIMIT,
     SONIC_REROLL,
@@ -21,10 +24,7 @@ from solver.games.time_of_the_daleks import (
     parse_challenge,
     pool_text,
 )
-from solver.games.totd_changes import witness
-from solver.games.totd_keeps import Group
-from solver.games.totd_pools import builds, splits
-from solver.games.totd_solver import DISCARD, EITHER, SONIC, Option, Solver
+from solver.games.totd.solver import DISCARD, EITHER, SONIC, Option, Solver
 from solver.tables import write_manifest, write_table
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from solver.dice import roll
 from solver.errors import InputError
-from solver.games.time_of_the_daleks import SONIC_CHANGE, SONIC_REROLL, Adventure
+from solver.games.totd.rules import SONIC_CHANGE, SONIC_REROLL, Adventure
 
 PLAN = "reroll-unneeded"
 OPTIMAL = "optimal"

@@ -17,7 +17,7 @@ import numpy as np
 from solver.dice import roll
 from solver.engine.turn import ExactSolution, FloatSolution, TurnGraph
 from solver.errors import InputError
-from solver.games.dalek_dice import (
+from solver.games.dalek.rules import (
     DOCTOR,
     EXTERMINATE,
     THIRD,
@@ -293,7 +293,7 @@ def _code_hash() -> str:
     """A hash of the source that builds turn graphs: a cached graph never outlives a change."""
     from solver import cache
 
-    return cache.code_hash("solver.dice", "solver.engine.turn", "solver.games.dalek_dice",
+    return cache.code_hash("solver.dice", "solver.engine.turn", "solver.games.dalek.rules",
                            __name__)
 
 

@@ -18,8 +18,8 @@ import numpy as np
 from solver.engine.cyclic import Solution, solve
 from solver.engine.turn import CHOICE
 from solver.errors import InputError
-from solver.games.pig import PigGame, hold_at_distribution
-from solver.verify import read_csv
+from solver.games.pig.rules import PigGame, hold_at_distribution
+from solver.samples import read_csv
 
 _HOLD = re.compile(r"^hold(?:\s+at)?\s+(\d+)$")
 MOVES = ("hold", "roll")

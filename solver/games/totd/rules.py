@@ -1,7 +1,7 @@
 """Doctor Who: Time of the Daleks, the Adventure's dice problem, as data and rules readings.
 
 Numbers in docstrings refer to docs/rules.md (TotD). The dice (symbols, faces, supply) come from a
-data file a user may correct (`solver/data/time_of_the_daleks.json`); this module reads it and the
+data file a user may correct (`solver/games/totd/dice.json`); this module reads it and the
 player's description of a Challenge, a pool and the tools, and refuses what cannot be (one clear
 InputError) rather than guessing.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from solver.dice import Die
 from solver.errors import InputError
 
-DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "time_of_the_daleks.json"
+DATA_FILE = Path(__file__).resolve().parent / "dice.json"
 BLACK = "black"
 POOL_LIMIT = 8  # reading 3: discard down to eight dice
 MAX_SONIC = 5  # a TARDIS Console holds at most five Sonic Charge tokens

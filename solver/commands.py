@@ -1,4 +1,5 @@
-"""Shared pieces of the command line: output for people and for machines, parameter types."""
+"""What every game's click commands share: output for people and for machines, parameter types,
+the options all games spell alike, and the progress bar."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import click
 
 from solver.formatting import exact_text, table
 
-__all__ = ["FractionType", "command_line", "emit", "exact_text", "fail", "table"]
+__all__ = ["FractionType", "Progress", "command_line", "emit", "exact_text", "json_option", "table"]
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 
 
 def emit(data: dict, text: str, as_json: bool) -> None:
@@ -56,12 +59,6 @@ class FractionType(click.ParamType):
         if not 0 <= result <= 1:
             self.fail(f"{value} is not a probability between 0 and 1", param, ctx)
         return result
-
-
-def fail(message: str) -> None:
-    """The one line a user sees for bad input, then exit status 2."""
-    click.echo(f"dice-solver: error: {message}", err=True)
-    sys.exit(2)
 
 
 class Progress:

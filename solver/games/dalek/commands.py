@@ -6,12 +6,13 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import FractionType, Progress, command_line, emit, table
+from solver.commands import FractionType, Progress, command_line, emit, json_option, table
 from solver.errors import InputError
-from solver.games import dalek_report
-from solver.games.dalek_dice import DEFAULT_DICE, DEFAULT_FACES, TIE_RULES, parse_roll, parse_rules
-from solver.games.dalek_race import DEFAULT_TARGET, DalekRace, solve_race
-from solver.games.dalek_turn import TurnState, check_position, compile_turn
+from solver.formatting import exact_texts, seats_text
+from solver.games.dalek import report as dalek_report
+from solver.games.dalek.race import DEFAULT_TARGET, DalekRace, solve_race
+from solver.games.dalek.rules import DEFAULT_DICE, DEFAULT_FACES, TIE_RULES, parse_roll, parse_rules
+from solver.games.dalek.turn import TurnState, check_position, compile_turn
 
 
 def rules_options(command):
@@ -44,7 +45,6 @@ def race_options(command):
     return command
 
 
-json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 
 
 def _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, quiet, no_cache):
@@ -57,6 +57,9 @@ def _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, qu
         return solve_race(race, exact=exact, progress=progress, use_cache=not no_cache)
     finally:
         progress.close()
+
+A_HELP = "Seat 1's policy (it moves first)."
+B_HELP = "Seat 2's policy."
 
 
 @click.group()
@@ -222,9 +225,47 @@ def plot(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_
          out) -> None:
     """A PNG of the two-player race: win probability over (my score, opponent's score), and
     where playing to win differs from playing for points (needs the [plot] extra)."""
-    from solver.games.dalek_plot import plot_race
+    from solver.games.dalek.plot import plot_race
 
     values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, False, quiet,
                    no_cache)
     click.echo(f"wrote {plot_race(values, Path(out))}")
-dalek.add_command(__import__("solver.cli.duel", fromlist=["dalek_duel"]).dalek_duel)
+
+
+@dalek.command("duel")
+@rules_options
+@click.option("--a", "first", default="win", show_default=True,
+              help=A_HELP + ' win (or optimal): optimal for winning against the other seat; '
+              'points; "keep-daleks K" (alias "hold K"); a policy table (table:FILE).')
+@click.option("--b", "second", default="points", show_default=True, help=B_HELP)
+@click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET, show_default=True)
+@click.option("--exact", is_flag=True,
+              help="Exact rationals (small targets and few dice only).")
+@json_option
+def duel(faces, die_file, dice, tie_rule, first, second, target, exact,
+               as_json) -> None:
+    """Two Dalek Dice policies race each other: each seat's chance to win.
+
+    A fixed policy plays the same turn whatever the score; "win" plays each turn for its
+    share of the win against the other seat (both "win": the game of `dalek game`)."""
+    from solver.games.dalek import policies as dp
+    from solver.games.dalek.rules import parse_rules
+    from solver.games.dalek.turn import compile_turn
+
+    rules = parse_rules(faces, die_file, dice, tie_rule)
+    pairs = dp.Pairs.of(compile_turn(rules))
+    policies = (dp.parse_policy(pairs, first, duel=True),
+                dp.parse_policy(pairs, second, duel=True))
+    duel = dp.solve_duel(pairs, policies, target, exact=exact)
+    seats = duel.chances()
+    names = [dp.WIN if p is None else p.name for p in policies]
+    points = ["-" if p is None else
+              f"{float(sum(s * q for s, q in enumerate(dp.distribution(p)))):.6f}"
+              for p in policies]
+    for seat, name in zip(seats, names):
+        seat["policy"] = name
+    title = (f"Dalek Dice duel to {target} ({rules.dice} dice: {' '.join(rules.die.faces)}; "
+             f"tie rule {rules.tie_rule}): seat 1 moves first")
+    data = {"target": target, "seats": exact_texts(seats),
+            "residual": duel.values.residual, "positions": len(duel.values.index)}
+    emit(data, seats_text(title, names, exact_texts(seats), points), as_json)

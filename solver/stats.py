@@ -11,15 +11,9 @@ sample mean and its confidence interval. docs/verify.md states the formats and t
 
 from __future__ import annotations
 
-import csv
-import gzip
-import io
 import math
-import re
-import warnings
 from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 
@@ -29,103 +23,6 @@ from solver.formatting import exact_text
 ALPHA = 0.001  # default significance level: one false alarm in a thousand correct runs
 MIN_EXPECTED = 5.0  # bins expected to hold fewer samples are pooled
 TESTS = {"pearson": "pearson", "g": "log-likelihood"}  # --test -> scipy's lambda_
-
-
-def read_text(path: str, what: str) -> str:
-    """A text file, gunzipped when its name ends in .gz."""
-    try:
-        raw = Path(path).read_bytes()
-        return (gzip.decompress(raw) if path.endswith(".gz") else raw).decode("utf-8")
-    except (OSError, EOFError, gzip.BadGzipFile) as error:
-        raise InputError(f"cannot read {what}: {getattr(error, 'strerror', None) or error}") \
-            from None
-    except UnicodeDecodeError:
-        raise InputError(f"{what} is not UTF-8 text") from None
-
-
-def read_csv(path: str, what: str, required: Sequence[str], text: str | None = None
-             ) -> tuple[list[str], list[list[str]], np.ndarray]:
-    """A CSV file (gzip when named .gz): its header, rows and their line numbers. Lines that
-    start with '#' and blank lines are skipped; every row has the header's number of fields."""
-    text = read_text(path, what) if text is None else text
-    numbered = [(n, line) for n, line in enumerate(text.splitlines(), start=1)
-                if line.strip() and not line.startswith("#")]
-    if not numbered:
-        raise InputError(f"{what} is empty: it needs a header line and rows")
-    if '"' in text:  # quoted fields: the csv module's reading
-        split = [next(csv.reader([line])) for _, line in numbered]
-    else:  # the common case, several times faster
-        split = [line.split(",") for _, line in numbered]
-    header = [c.strip() for c in split[0]]
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise InputError(f"{what} line {numbered[0][0]}: the header lacks the column(s) "
-                         f"{', '.join(missing)} (it has {', '.join(header)})")
-    rows = split[1:]
-    lines = np.array([n for n, _ in numbered[1:]], dtype=np.int64)
-    widths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    if np.any(widths != len(header)):
-        r = int(np.flatnonzero(widths != len(header))[0])
-        raise InputError(f"{what} line {lines[r]}: {widths[r]} fields where the header has "
-                         f"{len(header)}")
-    return header, rows, lines
-
-
-def read_outcomes(path: str, column: str, allowed: Sequence[str]) -> np.ndarray:
-    """The samples' outcomes as indices into `allowed` (the outcomes the game can produce at
-    all, written as the sample format writes them). A file with a fault is read again line by
-    line, so the error names the line."""
-    what = f"samples file {path}"
-    text = read_text(path, what)
-    numeric = all(a.isdigit() for a in allowed)  # scores: read as integers, much faster
-    values = _fast_column(text, column, np.int64 if numeric else str)
-    if values is None:
-        header, rows, _ = read_csv(path, what, [column], text)
-        values = np.array([row[header.index(column)].strip() for row in rows], dtype=str)
-    if not len(values):
-        raise InputError(f"{what} has a header but no samples")
-    names = np.array([int(a) for a in allowed]) if values.dtype.kind == "i" else np.array(allowed)
-    order = np.argsort(names)
-    at = np.minimum(np.searchsorted(names[order], values), len(names) - 1)
-    known = names[order][at] == values
-    if not np.all(known):
-        header, rows, lines = read_csv(path, what, [column], text)
-        r = int(np.flatnonzero(~known)[0])
-        raise InputError(f"{what} line {lines[r]}: {column} {rows[r][header.index(column)]!r} "
-                         f"cannot happen in this game ({_describe(allowed)})")
-    return order[at]
-
-
-def _fast_column(text: str, column: str, dtype: type) -> np.ndarray | None:
-    """One column of a plain CSV text with NumPy's compiled reader, or None when the text is
-    not plain (quotes, uneven rows, a value of another type, a missing column): the careful
-    reader then takes over."""
-    if '"' in text:
-        return None
-    head = re.search(r"^(?!#)[^\n]*\S[^\n]*$", text, re.M)  # the first line with text
-    if head is None:
-        return None
-    header = [c.strip() for c in head.group(0).split(",")]
-    if column not in header:
-        return None
-    body = text[head.end() + 1:]
-    try:
-        with warnings.catch_warnings():  # an empty body is reported by the caller
-            warnings.simplefilter("ignore")
-            values = np.loadtxt(io.StringIO(body), delimiter=",", comments="#",
-                                usecols=header.index(column), dtype=dtype, ndmin=1)
-    except ValueError:
-        return None
-    commas = sum(c.count(",") for c in re.findall(r"^#[^\n]*", body, re.M))
-    if body.count(",") - commas != len(values) * (len(header) - 1):
-        return None  # some row has another number of fields
-    return values
-
-
-def _describe(allowed: Sequence[str]) -> str:
-    if len(allowed) <= 12:
-        return "possible: " + ", ".join(allowed)
-    return f"possible: {', '.join(allowed[:6])}, ..., {', '.join(allowed[-3:])}"
 
 
 def goodness_of_fit(labels: Sequence[str], exact: Sequence[Fraction], counts: np.ndarray,

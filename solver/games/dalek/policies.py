@@ -25,7 +25,11 @@ import numpy as np
 from solver.dice import Die, roll
 from solver.engine.local import Choices
 from solver.errors import InputError
-from solver.games.dalek_dice import (
+from solver.games.dalek.race import TIE as TIE_METRIC
+from solver.games.dalek.race import VALUE as VALUE_METRIC
+from solver.games.dalek.race import WIN as WIN_METRIC
+from solver.games.dalek.race import DalekRace, RaceValues, solve_race
+from solver.games.dalek.rules import (
     BONUS,
     DOCTOR,
     EXTERMINATE,
@@ -38,12 +42,8 @@ from solver.games.dalek_dice import (
     format_faces,
     set_aside,
 )
-from solver.games.dalek_race import TIE as TIE_METRIC
-from solver.games.dalek_race import VALUE as VALUE_METRIC
-from solver.games.dalek_race import WIN as WIN_METRIC
-from solver.games.dalek_race import DalekRace, RaceValues, solve_race
-from solver.games.dalek_turn import END, ROLL, STOP, CompiledTurn, points_utility
-from solver.verify import read_csv
+from solver.games.dalek.turn import END, ROLL, STOP, CompiledTurn, points_utility
+from solver.samples import read_csv
 
 NONE = -1  # the policy says nothing here (the third Doctor ended the turn, or a table is silent)
 THEN = (END, STOP, ROLL)  # codes 0, 1, 2 of what follows a keep

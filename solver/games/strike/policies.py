@@ -18,7 +18,7 @@ import numpy as np
 from solver.engine.cyclic import Solution, Terminal
 from solver.engine.local import Choices
 from solver.errors import InputError
-from solver.games.strike import (
+from solver.games.strike.rules import (
     MID,
     NUMBERS,
     SETUP,
@@ -28,7 +28,7 @@ from solver.games.strike import (
     canonical,
     representative,
 )
-from solver.games.strike_solve import solve_strike
+from solver.games.strike.solve import solve_strike
 
 STOP, OPTIMAL = "stop", "optimal"
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from solver.errors import InputError
-from solver.games.time_of_the_daleks import POOL_LIMIT, Game, Pool, check_supply
+from solver.games.totd.rules import POOL_LIMIT, Game, Pool, check_supply
 
 
 def sub_pools(pool: Pool, size: int) -> Iterator[Pool]:

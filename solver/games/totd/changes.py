@@ -21,8 +21,8 @@ from itertools import product
 
 import numpy as np
 
-from solver.games.time_of_the_daleks import SONIC_CHANGE, Adventure
-from solver.games.totd_keeps import BLANK, Group
+from solver.games.totd.keeps import BLANK, Group
+from solver.games.totd.rules import SONIC_CHANGE, Adventure
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from fractions import Fraction
 
 from solver.engine.cyclic import MAX_ITERATIONS, Solution, components, solve
-from solver.games.strike import Strike
+from solver.games.strike.rules import Strike
 
 
 def solve_strike(game: Strike, start: Hashable, *, exact: bool = False,

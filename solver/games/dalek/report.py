@@ -10,9 +10,9 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.formatting import exact_text
-from solver.games.dalek_dice import TurnState, format_faces
-from solver.games.dalek_race import TIE, VALUE, WIN, RaceValues, cache_key
-from solver.games.dalek_turn import (
+from solver.games.dalek.race import TIE, VALUE, WIN, RaceValues, cache_key
+from solver.games.dalek.rules import TurnState, format_faces
+from solver.games.dalek.turn import (
     END,
     ROLL,
     STOP,

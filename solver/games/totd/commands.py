@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import command_line, emit, table
-from solver.games import totd_report
-from solver.games.time_of_the_daleks import (
+from solver.commands import command_line, emit, json_option, table
+from solver.games.totd import report as totd_report
+from solver.games.totd.pools import parse_focus
+from solver.games.totd.rules import (
     Adventure,
     Doctor,
     check_pool_size,
@@ -19,12 +20,10 @@ from solver.games.time_of_the_daleks import (
     parse_pool,
     parse_showing,
 )
-from solver.games.totd_pools import parse_focus
 
-json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 exact_option = click.option("--exact", is_flag=True, help="Also compute exact rational values.")
 dice_file_option = click.option("--dice-file", type=str, default=None,
-                                help="A corrected copy of solver/data/time_of_the_daleks.json.")
+                                help="A corrected copy of solver/games/totd/dice.json.")
 
 
 def game_options(command):

@@ -1,0 +1,8 @@
+"""Dalek Dice: push-your-luck with ten custom dice, keep/stop decisions each roll, race to 60."""
+
+from solver.games import Game
+
+GAME = Game("dalek", "Dalek Dice", __name__, samples={
+    "turn": ("score",), "game": ("winner", "score_1", "score_2"),
+    "decision": ("turn", "to_roll", "humans", "daleks", "doctors", "exterminates", "roll", "keep",
+                 "then")})

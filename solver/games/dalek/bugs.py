@@ -1,0 +1,40 @@
+"""Deliberately wrong Dalek Dice simulators: the corpus `verify` must reject (docs/verify.md).
+Each is the rules' play with one rule changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from solver.dice import Die
+from solver.games.dalek.policies import Play
+from solver.games.dalek.rules import BONUS, DOCTOR, Rules, doctor_intervenes, exterminate
+
+
+class BonusWhenStopping(Play):
+    """Bug: the 5-point bonus (rule 8: every die kept) is also given when stopping."""
+
+    def stop_score(self, humans: np.ndarray, daleks: np.ndarray) -> np.ndarray:
+        return np.where(self.rules.daleks_hold(humans, daleks), humans + BONUS, 0)
+
+
+class ExterminateBeatsDoctor(Play):
+    """Bug: a third Doctor and a third Exterminate on one roll score as Exterminate (rule 5:
+    the Doctor wins, 0 points)."""
+
+    def intervenes(self, doctors: np.ndarray, exterminates: np.ndarray) -> np.ndarray:
+        return doctor_intervenes(doctors) & ~exterminate(exterminates)
+
+
+def loaded_doctor(rules: Rules) -> Play:
+    """Bug: the Doctor face comes up twice as often as any other face."""
+    weights = [w * (2 if f == DOCTOR else 1) for f, w in zip(rules.die.faces, rules.die.weights)]
+    return Play(rules, Die(rules.die.name, rules.die.faces, tuple(weights)))
+
+
+BUGS: dict[str, Callable[[Rules], Play]] = {
+    "loaded-doctor": loaded_doctor,
+    "bonus-when-stopping": BonusWhenStopping,
+    "exterminate-beats-doctor": ExterminateBeatsDoctor,
+}

@@ -1,0 +1,152 @@
+"""`dice-solver simulate dalek` and `dice-solver verify dalek`: Dalek Dice played by its rules with
+seeded dice into sample files, and a simulator's samples or moves checked against the exact
+answer."""
+
+from __future__ import annotations
+
+import click
+
+from solver.checks import (
+    check_options,
+    finish_run,
+    no_samples,
+    regret_report,
+    run_command,
+    run_options,
+    score_verdict,
+    timed,
+    winner_verdict,
+)
+from solver.commands import json_option
+from solver.dice import generator
+from solver.errors import InputError
+from solver.games.dalek import policies as dp
+from solver.games.dalek.bugs import BUGS
+from solver.games.dalek.commands import rules_options
+from solver.games.dalek.race import DEFAULT_TARGET
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.simulator import (
+    Decisions,
+    FixedSeat,
+    RaceSeat,
+    dalek_games,
+    dalek_turns,
+    decision_rows,
+)
+from solver.games.dalek.turn import compile_turn
+from solver.samples import sample_text, winner_names, write_samples
+
+POLICY_HELP = ('points (optimal for expected points), "keep-daleks K" (alias "hold K"), win '
+               '(optimal for winning, with --duel only) or a policy table: table:FILE (the '
+               'turn_keeps.csv[.gz] format of `dalek table`).')
+
+
+def play_options(command):
+    """Dalek Dice: the rules, seat 1's policy, and a race against seat 2's policy."""
+    for option in reversed([
+        rules_options,
+        click.option("--policy", default="points", show_default=True, help=POLICY_HELP),
+        click.option("--duel", "opponent", default=None,
+                     help="Seat 2's policy: the unit is then a two-player race (one line per "
+                          "game), not a turn."),
+        click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET,
+                     show_default=True, help="The race's target (with --duel)."),
+    ]):
+        command = option(command)
+    return command
+
+
+@click.command("dalek")
+@play_options
+@run_options
+@click.option("--decisions", type=click.Path(dir_okay=False), default=None,
+              help="Also write every move made (position and move) to this CSV: a decision log "
+                   "for `verify dalek --decisions` (turns only).")
+@click.option("--bug", type=click.Choice(sorted(BUGS)), default=None,
+              help="Play turns with one rule deliberately wrong (docs/verify.md): a simulator "
+                   "for `verify` to reject.")
+@json_option
+def simulate(faces, die_file, dice, tie_rule, policy, opponent, target, count, seed, out,
+          decisions, bug, as_json) -> None:
+    """Dalek Dice turns (the final score of each) or, with --duel, races (the winner)."""
+
+    rules = parse_rules(faces, die_file, dice, tie_rule)
+    pairs = dp.Pairs.of(compile_turn(rules))
+    rng = generator(seed)
+    comment = run_command("dalek", policy=policy, duel=opponent,
+                       target=None if opponent is None else target, n=count, seed=seed,
+                       faces=" ".join(weighted(rules.die)), dice=rules.dice,
+                       tie_rule=rules.tie_rule, bug=bug)
+    if opponent is not None:
+        if decisions is not None or bug is not None:
+            raise InputError("--decisions and --bug are for single turns, not a --duel")
+        header, columns, summary = _duel(pairs, policy, opponent, target, count, rng)
+    else:
+        chosen = dp.parse_policy(pairs, policy)
+        log = Decisions([], [], [], [], []) if decisions is not None else None
+        play = None if bug is None else BUGS[bug](rules)
+        scores, seconds = timed(dalek_turns, chosen, count, rng, play=play, decisions=log)
+        header, columns = ["score"], [scores.tolist()]
+        summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean()),
+                   "seconds": seconds}
+        if log is not None:
+            names, rows = decision_rows(pairs.turn, log)
+            write_samples(decisions, sample_text(comment, names, rows))
+            summary["decisions"] = len(rows)
+    summary.update(samples=count, seed=seed)
+    finish_run(out, comment, header, columns, summary, as_json)
+
+
+def _duel(pairs, policy: str, opponent: str, target: int, count: int, rng
+                ) -> tuple[list[str], list, dict]:
+    """Races between seat 1 (`policy`) and seat 2 (`opponent`)."""
+
+    policies = (dp.parse_policy(pairs, policy, duel=True),
+                dp.parse_policy(pairs, opponent, duel=True))
+    values = dp.solve_duel(pairs, policies, target).values if None in policies else None
+    seats = [FixedSeat(p, rng) if p is not None else RaceSeat(values, pairs, seat, rng)
+             for seat, p in enumerate(policies)]
+    (scores, winner), seconds = timed(dalek_games, seats, target, count, rng)
+    summary = {"unit": "game", "policies": [policy, opponent], "target": target,
+               "wins": [int((winner == s).sum()) for s in (0, 1)],
+               "ties": int((winner < 0).sum()), "seconds": seconds}
+    return (["winner", "score_1", "score_2"],
+            [winner_names(winner), scores[:, 0].tolist(), scores[:, 1].tolist()], summary)
+
+
+def weighted(die) -> list[str]:
+    """The die's faces as --faces takes them, a weight written as FACE:W."""
+    return [f if w == 1 else f"{f}:{w}" for f, w in zip(die.faces, die.weights)]
+
+
+@click.command("dalek")
+@play_options
+@check_options
+@json_option
+def verify(faces, die_file, dice, tie_rule, policy, opponent, target, samples, decisions, alpha,
+          test, top, as_json) -> None:
+    """Dalek Dice: turn scores (or race winners, with --duel) of a simulator, or its moves."""
+
+    rules = parse_rules(faces, die_file, dice, tie_rule)
+    pairs = dp.Pairs.of(compile_turn(rules))
+    game = (f"Dalek Dice ({rules.dice} dice: {' '.join(rules.die.faces)}; tie rule "
+            f"{rules.tie_rule})")
+    if decisions is not None:
+        no_samples(samples)
+        regrets, moves = dp.decision_regrets(pairs, decisions)
+        turns = moves.extra.get("turn")
+        regret_report(f"{game}: moves of {decisions} against optimal play for expected points",
+                       "expected points", regrets, turns,
+                       lambda r: dp.describe_move(pairs, moves, r), top, as_json)
+        return
+    if opponent is not None:
+        policies = (dp.parse_policy(pairs, policy, duel=True),
+                    dp.parse_policy(pairs, opponent, duel=True))
+        seats = dp.solve_duel(pairs, policies, target).chances()
+        title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
+        winner_verdict(title, seats, samples, alpha, test, top, as_json)
+        return
+    chosen = dp.parse_policy(pairs, policy)
+    possible = pairs.turn.graph.possible_results().tolist()
+    score_verdict(f"{game}, one turn, policy {chosen.name}", dp.distribution(chosen),
+            [s for s, ok in enumerate(possible) if ok], samples, alpha, test, top, as_json)

@@ -1,0 +1,122 @@
+"""`dice-solver simulate strike` and `dice-solver verify strike`: Strike played by its rules with
+seeded dice into sample files, and a simulator's samples or moves checked against the exact
+answer."""
+
+from __future__ import annotations
+
+import click
+import numpy as np
+
+from solver.checks import (
+    check_options,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+)
+from solver.commands import FractionType, json_option
+from solver.dice import generator
+from solver.errors import InputError
+from solver.formatting import exact_text
+from solver.games.strike.policies import (
+    OPTIMAL,
+    Moves,
+    StrikeDuel,
+    outcome_chances,
+    parse_policy,
+    solve_duel,
+    win_chances,
+)
+from solver.games.strike.rules import (
+    DEFAULT_EDITION,
+    DEFAULT_HIT,
+    DEFAULT_MISS,
+    EDITIONS,
+    dice_per_player,
+)
+from solver.games.strike.simulator import strike_games
+from solver.samples import read_outcomes
+
+
+def play_options(command):
+    """The Strike game and throw model (docs/rules.md, "Strike"), and each seat's policy."""
+    for option in reversed([
+        click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True),
+        click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
+                     default=str(DEFAULT_EDITION), show_default=True),
+        click.option("--dice", type=int, default=None,
+                     help="Dice per player (default: the edition's)."),
+        click.option("--hit", type=FractionType(), default=str(DEFAULT_HIT), show_default=True,
+                     help="Probability that a throw strikes each arena die."),
+        click.option("--miss", type=FractionType(), default=str(DEFAULT_MISS),
+                     show_default=True, help="Probability that a thrown die misses."),
+        click.option("--policy", default="optimal", show_default=True,
+                     help='Seat 1: "stop" (stop as soon as allowed; place a new number) or '
+                          'optimal (best response to the others).'),
+        click.option("--duel", "opponent", default="optimal", show_default=True,
+                     help="Every other seat's policy."),
+    ]):
+        command = option(command)
+    return command
+
+
+def duel_of(players: int, edition: str, dice: int | None, hit, miss, policy: str,
+                opponent: str):
+    """The Strike game these options describe, each seat with its policy."""
+    policies = (parse_policy(policy),) + (parse_policy(opponent),) * (players - 1)
+    return StrikeDuel(players, dice_per_player(players, int(edition), dice), hit, miss,
+                      policies=policies)
+
+
+@click.command("strike")
+@play_options
+@click.option("--never-hit", is_flag=True,
+              help="Play with dice that are never struck (a deliberately wrong simulator for "
+                   "`verify` to reject; the model's --hit still picks the optimal moves).")
+@run_options
+@json_option
+def simulate(players, edition, dice, hit, miss, policy, opponent, never_hit, count, seed, out,
+           as_json) -> None:
+    """Strike games: the winner and the dice left in the winner's stock."""
+    game = duel_of(players, edition, dice, hit, miss, policy, opponent)
+    rng = generator(seed)
+    comment = run_command("strike", players=players, dice=game.dice, hit=exact_text(game.hit),
+                       miss=exact_text(game.miss), policy=game.policies[0],
+                       duel=game.policies[-1], n=count, seed=seed,
+                       never_hit=never_hit or None)
+    moves = Moves(game, solve_duel(game)) if OPTIMAL in game.policies else None
+    (winner, stock), seconds = timed(strike_games, game, moves, count, rng,
+                                      hit=0.0 if never_hit else None)
+    summary = {"unit": "game", "policies": list(game.policies), "seconds": seconds,
+               "wins": [int((winner == s).sum()) for s in range(players)],
+               "samples": count, "seed": seed}
+    finish_run(out, comment, ["winner", "winner_stock"], [(winner + 1).tolist(), stock.tolist()],
+            summary, as_json)
+
+
+@click.command("strike")
+@play_options
+@click.option("--exact", is_flag=True, help="Exact probabilities (small games only).")
+@check_options
+@json_option
+def verify(players, edition, dice, hit, miss, policy, opponent, exact, samples, decisions,
+           alpha, test, top, as_json) -> None:
+    """Strike: the winner and the winner's dice left of each game of a simulator."""
+    if decisions is not None:
+        raise InputError("decision logs are read for Dalek Dice and Pig only")
+    game = duel_of(players, edition, dice, hit, miss, policy, opponent)
+    solution = solve_duel(game, exact=exact)
+    seats = ", ".join(f"seat {s + 1} {p}" for s, p in enumerate(game.policies))
+    chances = ", ".join(f"{float(p):.6f}" for p in win_chances(game, solution))
+    title = (f"Strike, {players} players, {game.dice} dice each, hit {exact_text(game.hit)}, "
+             f"miss {exact_text(game.miss)} ({seats}; P(win) {chances})")
+    labels = [f"{w + 1}:{k}" for w in range(players) for k in range(game.stocks)]
+
+    def read(path: str) -> np.ndarray:
+        winner = read_outcomes(path, "winner", [str(w + 1) for w in range(players)])
+        stock = read_outcomes(path, "winner_stock", [str(k) for k in range(game.stocks)])
+        return winner * game.stocks + stock
+
+    outcome_verdict(title, "winner:stock", labels, outcome_chances(game, solution), None, samples,
+              alpha, test, top, as_json, read)

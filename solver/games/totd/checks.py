@@ -1,0 +1,95 @@
+"""`dice-solver simulate totd` and `dice-solver verify totd`: Time of the Daleks played by its
+rules with seeded dice into sample files, and a simulator's samples or moves checked against the
+exact answer."""
+
+from __future__ import annotations
+
+import click
+
+from solver.checks import (
+    check_options,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+)
+from solver.commands import json_option
+from solver.dice import generator
+from solver.errors import InputError
+from solver.games.totd.commands import dice_file_option, tool_options
+from solver.games.totd.policies import PLAN, Plan, parse_policy
+from solver.games.totd.rules import (
+    Adventure,
+    Doctor,
+    check_pool_size,
+    load_game,
+    make_tools,
+    parse_challenge,
+    parse_pool,
+)
+from solver.games.totd.simulator import totd_adventures
+from solver.games.totd.solver import Solver
+
+
+def play_options(command):
+    """One Doctor's Adventure (docs/rules.md, Time of the Daleks) and the policy."""
+    command = tool_options(command)
+    command = dice_file_option(command)
+    for option in reversed([
+        click.option("--need", required=True,
+                     help='The Challenge, e.g. "Science x2, Cunning, Tactics".'),
+        click.option("--pool", required=True, help='The dice pool, e.g. "black=6 blue=2".'),
+        click.option("--policy", default="reroll-unneeded", show_default=True,
+                     help="reroll-unneeded (re-roll every die that is not needed, "
+                          "docs/verify.md) or optimal (verify only)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def adventure_of(need: str, pool: str, dice_file: str | None, sonic: int, rerolls, changes):
+    """The one-Doctor Adventure these options describe."""
+    game = load_game(dice_file)
+    doctor = Doctor(check_pool_size(game, parse_pool(game, pool)),
+                    make_tools(game, sonic, rerolls, changes))
+    return Adventure(game, parse_challenge(game, need), (doctor,))
+
+
+@click.command("totd")
+@play_options
+@run_options
+@json_option
+def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed, out,
+         as_json) -> None:
+    """Time of the Daleks Adventures: 1 where the Challenge is met, else 0."""
+    if parse_policy(policy) != PLAN:
+        raise InputError("our simulator plays the reroll-unneeded plan; optimal play is "
+                         "verified against the solver (verify totd --policy optimal)")
+    plan = Plan(adventure_of(need, pool, dice_file, sonic, rerolls, changes))
+    comment = run_command("totd", need=need, pool=pool, sonic=sonic,
+                       reroll=tuple(rerolls), change=tuple(changes), policy=PLAN, n=count,
+                       seed=seed)
+    success, seconds = timed(totd_adventures, plan, count, generator(seed))
+    summary = {"unit": "adventure", "policy": PLAN, "mean": float(success.mean()),
+               "seconds": seconds, "samples": count, "seed": seed}
+    finish_run(out, comment, ["success"], [success.tolist()], summary, as_json)
+
+
+@click.command("totd")
+@play_options
+@check_options
+@json_option
+def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisions, alpha,
+         test, top, as_json) -> None:
+    """Time of the Daleks: the successes (1) and failures (0) of a simulator's Adventures."""
+    if decisions is not None:
+        raise InputError("decision logs are read for Dalek Dice and Pig only")
+    adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
+    chosen = parse_policy(policy)
+    success = Plan(adventure).success() if chosen == PLAN else \
+        Solver(adventure, exact=True).p_success()
+    tools = adventure.doctors[0].tools.text(adventure.game)
+    title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen}"
+    outcome_verdict(title, "success", ["0", "1"], [1 - success, success], [0, 1], samples, alpha,
+              test, top, as_json)
