@@ -20,7 +20,7 @@ line on stderr and exit status 2.
 def render() -> str:
     """Markdown: one section per command, its usage and help as `--help` prints them."""
     sections = [HEADER]
-    context = click.Context(cli, info_name="dice-solver")
+    context = click.Context(cli, info_name="dice-solver", **cli.context_settings)
     for name in cli.list_commands(context):
         sections += _command(context, cli.get_command(context, name), ["dice-solver", name])
     return "\n".join(sections)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_dalek_cli import ROOT, run_cli
+from helpers import ROOT, run_cli
 from test_strike_bruteforce import BruteForce
 
 from solver.cli import cli

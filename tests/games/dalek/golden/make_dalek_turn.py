@@ -27,9 +27,9 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(TESTS))
-sys.path.insert(0, str(TESTS.parent))
+HERE = Path(__file__).resolve().parents[1]  # tests/games/dalek: the brute force
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[2]))  # the repository: the solver
 
 from dalek_bruteforce import BruteForce  # noqa: E402
 

@@ -1,6 +1,7 @@
-"""The solver reproduces every golden Dalek Dice position of tests/golden/dalek_turn.jsonl exactly.
+"""The solver reproduces every golden Dalek Dice position of golden/dalek_turn.jsonl exactly.
 
-Each line (written by tests/golden/make_dalek_turn.py) gives a position, its only optimal option
+Each line (written by golden/make_dalek_turn.py beside this file) gives a position, its only
+optimal option
 and its exact value, from the independent brute force ("brute force") or pinned from the solver
 ("solver regression pin"). Checked for every line: the exact value of the position in the
 compiled turn, the best option and value `best_move` reports in floats, and the same in exact

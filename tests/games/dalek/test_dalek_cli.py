@@ -7,35 +7,13 @@ repository root); the JSON checks call the click group in process (faster, same 
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from dalek_bruteforce import BruteForce
-
-from solver.cli import cli
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_cli(*args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
-    """`python cli.py ARGS` from the repository root, as a user runs it."""
-    env = {**os.environ, "PYTHONHASHSEED": seed}
-    return subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-
-
-def invoke(*args: str) -> dict:
-    """Run a command in process and parse its JSON output."""
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+from helpers import invoke, run_cli
 
 
 # ---- JSON output --------------------------------------------------------------------------

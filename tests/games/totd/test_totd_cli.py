@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from solver.cli import main
 from solver.games.totd.rules import (
@@ -139,7 +140,7 @@ def test_help_alone_is_the_chance_of_the_pool(capsys) -> None:
 
 def test_tables_are_up_to_date(capsys, tmp_path: Path) -> None:
     """Regenerating the committed table gives the same bytes (the manifest's SHA-256)."""
-    committed = Path(__file__).parent.parent / "tables" / "time_of_the_daleks"
+    committed = ROOT / "tables" / "time_of_the_daleks"
     code, _, err = run(capsys, "table", "--out", str(tmp_path))
     assert code == 0, err
     ours = json.loads((tmp_path / "manifest.json").read_text())
@@ -150,7 +151,7 @@ def test_tables_are_up_to_date(capsys, tmp_path: Path) -> None:
 
 
 def test_a_corrected_dice_file_is_used(capsys, tmp_path: Path) -> None:
-    data = json.loads((Path(__file__).parent.parent / "solver" / "games" / "totd" /
+    data = json.loads((ROOT / "solver" / "games" / "totd" /
                        "dice.json").read_text())
     data["dice"]["green"]["faces"] = {"Running": 5, "Diplomacy": 1}
     corrected = tmp_path / "dice.json"

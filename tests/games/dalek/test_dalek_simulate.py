@@ -1,6 +1,7 @@
-"""Our simulators (solver/games/*/simulator.py): seeded runs land inside the confidence intervals
-of the exact values (the verification ladder's step 4), runs are reproducible bit for bit, and a
-decision log's regrets add up to the exact cost of the policy that made it.
+"""Our Dalek Dice simulator (solver/games/dalek/simulator.py): seeded runs land inside the
+confidence intervals of the exact values (the verification ladder's step 4), runs are
+reproducible bit for bit, and a decision log's regrets add up to the exact cost of the policy
+that made it.
 
 Statistical thresholds: every check is a 99.9% interval (|z| < 3.29) or a goodness-of-fit test
 at alpha = 0.001 on a fixed seed, so a correct simulator fails one check with probability 0.001;
@@ -8,16 +9,16 @@ the seeds are fixed, so the outcome is deterministic."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from intervals import Z, binomial_z, inside
 
 from solver.cli import cli
-from solver.dice import Die, generator, throw
+from solver.dice import generator
 from solver.games.dalek import policies as dp
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.simulator import (
@@ -29,42 +30,13 @@ from solver.games.dalek.simulator import (
     decision_rows,
 )
 from solver.games.dalek.turn import compile_turn
-from solver.games.pig import policies as pp
-from solver.games.pig.simulator import pig_games, pig_turns
 from solver.samples import sample_text
-from solver.stats import goodness_of_fit
-
-Z = 3.29  # two-sided 99.9% normal quantile
 
 
 @cache
 def pairs_of(faces: str = "H4 H2 D3 D2 DOC EXT", dice: int = 10, tie_rule: str = "ge"
              ) -> dp.Pairs:
     return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
-
-
-def inside(samples: np.ndarray, exact: list[Fraction]) -> tuple[float, float]:
-    """The z-score of the sample mean against the exact mean (exact variance), and the
-    goodness-of-fit p-value of the whole distribution."""
-    values = np.arange(len(exact))
-    mean = sum(v * p for v, p in zip(values.tolist(), exact))
-    variance = sum((v - mean) ** 2 * p for v, p in zip(values.tolist(), exact))
-    z = (samples.mean() - float(mean)) / np.sqrt(float(variance) / len(samples))
-    counts = np.bincount(samples, minlength=len(exact))
-    assert len(counts) == len(exact), "a score the exact distribution does not have"
-    report = goodness_of_fit([str(v) for v in values], exact, counts)
-    return z, report["p_value"]
-
-
-def test_throw_counts_and_weights() -> None:
-    die = Die.parse("test", "A B:2 C")
-    dice = np.array([0, 1, 5, 10] * 25_000)
-    counts = throw(generator(3), die, dice)
-    assert np.array_equal(counts.sum(axis=1), dice)
-    shares = counts.sum(axis=0) / dice.sum()
-    expected = np.array([1, 2, 1]) / 4
-    assert np.all(np.abs(shares - expected) < Z * np.sqrt(expected * (1 - expected) /
-                                                          dice.sum()))
 
 
 @pytest.mark.parametrize(("game", "policy"), [
@@ -80,29 +52,6 @@ def test_dalek_turns_land_inside_the_exact_intervals(game, policy: str) -> None:
     samples = dalek_turns(chosen, 100_000, generator(11))
     z, p_value = inside(samples, dp.distribution(chosen))
     assert abs(z) < Z and p_value > 0.001
-
-
-def test_pig_turns_land_inside_the_exact_interval() -> None:
-    samples = pig_turns(20, 100, 200_000, generator(5))
-    z, p_value = inside(samples, pp.parse_policy("hold 20").turn_distribution(100))
-    assert abs(z) < Z and p_value > 0.001
-
-
-def binomial_z(successes: int, n: int, p: float) -> float:
-    return (successes - n * p) / np.sqrt(n * p * (1 - p))
-
-
-def test_pig_games_land_inside_the_exact_interval() -> None:
-    target, n = 30, 20_000
-    duel = pp.PigDuel(target, policies=(pp.PigPolicy(None), pp.PigPolicy(20)))
-    solution = pp.solve_duel(duel)
-    table = pp.hold_table(duel, solution, 0)
-    scores, winner = pig_games([lambda m, t, k: table[m, t, np.minimum(k, target)],
-                                lambda m, t, k: k >= 20], target, n, generator(8))
-    assert np.all(scores.max(axis=1) >= target) and np.all(scores.min(axis=1) < target)
-    assert np.array_equal(winner, scores.argmax(axis=1))
-    p_first = pp.win_chances(duel, solution)[0]
-    assert abs(binomial_z(int((winner == 0).sum()), n, p_first)) < Z
 
 
 @pytest.mark.parametrize("first", ["keep-daleks 4", "win"])
