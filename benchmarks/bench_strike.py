@@ -25,11 +25,11 @@ SOLVE = """
 import json, sys, time
 from fractions import Fraction
 from solver.games.strike.rules import Strike
-from solver.games.strike.solve import solve_strike
+from solver.engine.cyclic import solve
 players, dice, scoring, exact = json.loads(sys.argv[1])
 start = time.perf_counter()
 game = Strike(players, dice, scoring=scoring)
-solution = solve_strike(game, game.start(), exact=exact)
+solution = solve(game, game.start(), exact=exact)
 seconds = time.perf_counter() - start
 row = solution.values(game.start())
 print(json.dumps({"seconds": seconds, "phases": solution.seconds, "positions": solution.graph.size,

@@ -419,26 +419,27 @@ class _Responses:
 def _exact_component(graph: GameGraph, floats: np.ndarray, table: list[list[Fraction]],
                      component: list[int]) -> None:
     """Exact policy iteration on one component, started from the float values (so the first
-    best response is the float policy, up to near-ties that exact comparison settles). The
-    first policy is always solved: a mover's float value may be exact (0, 1, 1/2) while the
-    other metrics are still rounded."""
+    best response is the float policy, up to near-ties that exact comparison settles). It stops
+    when the best responses to the exact values are the policy those values were solved for:
+    then every metric, not only each mover's own, satisfies its equation exactly."""
     import sympy
 
-    slot = {p: k for k, p in enumerate(component)}
     for p in component:
         table[p] = [Fraction(float(v)) for v in floats[p]]
-    for iteration in range(MAX_ITERATIONS):
+    slot = {p: k for k, p in enumerate(component)}
+    played: list[list[Fraction]] | None = None
+    for _ in range(MAX_ITERATIONS):
         responses = []
-        stable = True
         for p in component:
             metric = int(graph.objective[p])
             succ = graph.successors[p].tolist()
-            value, distribution = graph.locals[int(graph.local_of[p])].best_exact(
+            _, distribution = graph.locals[int(graph.local_of[p])].best_exact(
                 [table[s][metric] for s in succ])
             responses.append((succ, distribution))
-            stable &= value == table[p][metric]
-        if stable and iteration:
+        policy = [distribution for _, distribution in responses]
+        if policy == played:
             return
+        played = policy
         n, metrics = len(component), len(table[component[0]])
         matrix = sympy.eye(n)
         rhs = sympy.zeros(n, metrics)

@@ -15,6 +15,7 @@ from solver.commands import (
     json_option,
     table,
 )
+from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike import report as strike_report
 from solver.games.strike.rules import (
@@ -26,7 +27,6 @@ from solver.games.strike.rules import (
     Strike,
     dice_per_player,
 )
-from solver.games.strike.solve import solve_strike
 
 
 def model_options(command):
@@ -68,7 +68,7 @@ def _model_text(game: Strike, edition: str) -> str:
 def _solve(game: Strike, start, exact: bool, quiet: bool):
     progress = Progress(f"solving {game.players}-player Strike", quiet)
     try:
-        return solve_strike(game, start, exact=exact, progress=progress)
+        return solve(game, start, exact=exact, progress=progress)
     finally:
         progress.close()
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.engine.cyclic import Solution, Terminal
+from solver.engine.cyclic import Solution, Terminal, solve
 from solver.engine.local import Choices
 from solver.errors import InputError
 from solver.games.strike.rules import (
@@ -28,7 +28,6 @@ from solver.games.strike.rules import (
     canonical,
     representative,
 )
-from solver.games.strike.solve import solve_strike
 
 STOP, OPTIMAL = "stop", "optimal"
 
@@ -106,7 +105,7 @@ class StrikeDuel(Strike):
 
 
 def solve_duel(game: StrikeDuel, exact: bool = False) -> Solution:
-    return solve_strike(game, game.start(), exact=exact)
+    return solve(game, game.start(), exact=exact)
 
 
 def win_chances(game: StrikeDuel, solution: Solution) -> list:

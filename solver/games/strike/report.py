@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.engine.cyclic import Solution
+from solver.engine.cyclic import Solution, solve
 from solver.formatting import exact_text
 from solver.games.strike.rules import (
     MID,
@@ -23,7 +23,6 @@ from solver.games.strike.rules import (
     placement_options,
     representative,
 )
-from solver.games.strike.solve import solve_strike
 from solver.tables import write_manifest, write_table
 
 SWEEP_HITS = tuple(Fraction(n, d) for n, d in
@@ -185,7 +184,7 @@ def write_tables(out: Path, command: str, game: Strike | None = None,
     default model unless `game`, played for P(win), says otherwise) and the value at the start
     for each of `hits`."""
     game = Strike() if game is None else game
-    solution = solve_strike(game, game.start())
+    solution = solve(game, game.start())
     seats = range(1, game.players + 1)
     header = ["mover", *(f"stock_seat{s}" for s in seats), "arena", "phase", "best",
               *(f"p_win_seat{s}" for s in seats), "mover_p_win_if_stop",
@@ -194,7 +193,7 @@ def write_tables(out: Path, command: str, game: Strike | None = None,
     sweep = []
     for hit in hits:
         swept = Strike(game.players, game.dice, hit, game.miss)
-        result = solve_strike(swept, swept.start())
+        result = solve(swept, swept.start())
         same, different = second_placement(swept, result)
         sweep.append((exact_text(hit), repr(float(result.values(swept.start())[0])),
                       repr(different), repr(same), result.graph.size, f"{result.residual:.1e}"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike.policies import (
     OPTIMAL,
@@ -18,13 +19,12 @@ from solver.games.strike.policies import (
     win_chances,
 )
 from solver.games.strike.rules import Strike
-from solver.games.strike.solve import solve_strike
 
 
 def test_all_optimal_is_the_plain_game() -> None:
     duel = StrikeDuel(dice=3)
     plain = Strike(dice=3)
-    expected = solve_strike(plain, plain.start(), exact=True).exact_values(plain.start())
+    expected = solve(plain, plain.start(), exact=True).exact_values(plain.start())
     assert win_chances(duel, solve_duel(duel, exact=True)) == list(expected)
 
 

@@ -23,9 +23,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from solver.engine.cyclic import Solution
+from solver.engine.cyclic import Solution, solve
 from solver.games.strike.rules import MID, SETUP, START, Strike, canonical
-from solver.games.strike.solve import solve_strike
 
 X = "X"
 FACES = (1, 2, 3, 4, 5, X)
@@ -202,7 +201,7 @@ CASES = [  # (players, dice, hit, miss, scoring)
 def solved(players: int, dice: int, hit: Fraction, miss: Fraction, scoring: str
            ) -> tuple[Strike, Solution, BruteForce]:
     game = Strike(players, dice, hit, miss, scoring)
-    return game, solve_strike(game, game.start(), exact=True), BruteForce(players, dice, hit, miss,
+    return game, solve(game, game.start(), exact=True), BruteForce(players, dice, hit, miss,
                                                                    scoring)
 
 

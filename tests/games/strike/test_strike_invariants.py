@@ -9,9 +9,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from solver.engine.cyclic import Solution
+from solver.engine.cyclic import Solution, solve
 from solver.games.strike.rules import MID, SETUP, START, Position, Strike, throw_outcomes
-from solver.games.strike.solve import solve_strike
 
 HALF = Fraction(1, 2)
 PARAMETERS = [Fraction(0), Fraction(1, 3), HALF, Fraction(1)]
@@ -21,7 +20,7 @@ PARAMETERS = [Fraction(0), Fraction(1, 3), HALF, Fraction(1)]
 def solved(players: int, dice: int, hit: Fraction = HALF, miss: Fraction = Fraction(0),
            scoring: str = "win") -> tuple[Strike, Solution]:
     game = Strike(players, dice, hit, miss, scoring)
-    return game, solve_strike(game, game.start())
+    return game, solve(game, game.start())
 
 
 def edges(game: Strike, solution: Solution):
