@@ -35,12 +35,18 @@ MAX_ITERATIONS = 100
 
 
 class Local(Protocol):
+    """The mover's decision at a position, as the engine calls it (`solver.engine.local` has
+    the two kinds: a compiled turn and explicit options)."""
+
     n_results: int
-    batch: int  # how many utility vectors one call to `best` may take
+    batch: int  # how many utility vectors one call to `respond` may take
 
-    def best(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+    def respond(self, utilities: np.ndarray) -> Response:
+        """Best responses to a batch of utility vectors (batch, results): their values at once,
+        their result distributions when asked. Ties go to the first best option."""
 
-    def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]: ...
+    def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
+        """The exact best value and result distribution for one utility vector (same ties)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,13 @@ class Terminal:
 
 
 class CyclicGame(Protocol):
-    metrics: int
+    """A game as the engine sees it: positions (hashable), each with a mover who maximises one
+    metric through a local decision whose results lead to positions or terminal payoffs."""
+
+    metrics: int  # how many numbers each position's value has (the game names them)
+
+    def start(self) -> Hashable:
+        """Where the game begins: `solve` explores from here unless told otherwise."""
 
     def objective(self, position: Hashable) -> int:
         """The metric the mover of this position maximises."""
@@ -191,12 +203,12 @@ class Solution:
         return [self.exact[int(s)][metric] for s in self.graph.successors[p]]
 
 
-def solve(game: CyclicGame, start: Hashable, *, exact: bool = False,
+def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = False,
           tolerance: float = TOLERANCE, progress: Callable[[int, int], None] | None = None
           ) -> Solution:
-    """Optimal values of every position reachable from `start`."""
+    """Optimal values of every position reachable from `start` (the game's start by default)."""
     clock = time.perf_counter()
-    graph = explore(game, start)
+    graph = explore(game, game.start() if start is None else start)
     explored = time.perf_counter()
     groups = components(graph)
     condensed = time.perf_counter()

@@ -44,16 +44,12 @@ class TurnLocal:
         self.n_results = graph.n_results
         self.batch = max(1, BATCH_ELEMENTS // graph.size)
 
-    def best(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Values (batch,) and result distributions (batch, results) of optimal play."""
-        response = self.respond(utilities)
-        return response.values, response.distributions()
-
     def respond(self, utilities: np.ndarray) -> Response:
         """Optimal values now; the result distributions only if asked (a second pass)."""
         return Response(*self.graph.respond(utilities, self.root))
 
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
+        """The exact optimal value and result distribution for one utility vector."""
         solution = self.graph.solve_exact(utilities, root=self.root)
         return solution.value(self.root), solution.distribution
 
@@ -86,17 +82,15 @@ class Choices:
         floor = values.max(axis=1) - FLOAT_TIE * scale
         return np.argmax(values >= floor[:, None], axis=1)
 
-    def best(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def respond(self, utilities: np.ndarray) -> Response:
+        """The first best option per batch row: its value and its result distribution."""
         utilities = np.atleast_2d(utilities)
         chosen = self.pick(utilities)
         values = self.values(utilities)[np.arange(len(chosen)), chosen]
-        return values, self.matrix[chosen]
-
-    def respond(self, utilities: np.ndarray) -> Response:
-        values, distributions = self.best(utilities)
-        return Response(values, lambda: distributions)
+        return Response(values, lambda: self.matrix[chosen])
 
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
+        """The first exactly best option: its value and its result distribution."""
         values = [sum((p * u for p, u in zip(row, utilities) if p), Fraction(0))
                   for row in self.exact]
         best = max(range(len(values)), key=lambda i: (values[i], -i))

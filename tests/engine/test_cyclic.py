@@ -73,3 +73,27 @@ def test_falling_progress_is_refused() -> None:
 
     with pytest.raises(ValueError, match="progress falls"):
         solve(Backwards(2), 0)
+
+
+class DoomedRace(CoinRace):
+    """Two seats flip a coin with heads 1/3; every heads wins for seat 1 (terminal A when seat 0
+    flipped it, B when seat 1 did). Metric 2, maximised by nobody, is P(the game ends at A).
+    Seat 0's own value is 0 and seat 1's is 1, numbers floats hold exactly, while metric 2 is
+    p0 = 1/3 + (2/3)(2/3) p0 = 3/5 from seat 0 and 2/5 from seat 1: the exact pass must solve
+    every metric, not stop at the movers' own."""
+
+    def __init__(self) -> None:
+        self.players, self.metrics = 2, 3
+        one = Fraction(1)
+        self.ends = [Terminal((Fraction(0), one, one)), Terminal((Fraction(0), one, Fraction(0)))]
+        self.choice = Choices([[(0, Fraction(1, 3)), (1, Fraction(2, 3))]], 2)
+
+    def successors(self, seat: int) -> list:
+        return [self.ends[seat], 1 - seat]
+
+
+def test_exact_pass_solves_every_metric() -> None:
+    solution = solve(DoomedRace(), exact=True)
+    assert solution.exact_values(0) == [0, 1, Fraction(3, 5)]
+    assert solution.exact_values(1) == [0, 1, Fraction(2, 5)]
+    assert solution.values(0)[2] == pytest.approx(0.6, abs=1e-14)

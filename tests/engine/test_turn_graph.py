@@ -3,26 +3,58 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import numpy as np
 import pytest
 
 from solver.engine.turn import TurnGraph
-from solver.games.dalek.rules import parse_rules
-from solver.games.dalek.turn import compile_turn
-from solver.games.pig.rules import compile_turn as pig_turn
 
 
-@pytest.mark.parametrize("graph", [compile_turn(parse_rules(dice=6)).graph, pig_turn(40).graph],
-                         ids=["dalek-6-dice", "pig-40"])
-def test_numpy_pass_equals_kernel_pass(graph: TurnGraph) -> None:
+def layered_graph(results: int, layers: int, width: int, seed: int) -> TurnGraph:
+    """A random acyclic turn graph: layers of chance and choice nodes, each node's children
+    drawn from everything built before it (results and earlier layers), chance weights small
+    integers. Any such graph is a valid turn: the passes must agree on all of them."""
+    rng = np.random.default_rng(seed)
+    graph = TurnGraph(results)
+    built = results
+    for layer in range(layers):
+        degree = rng.integers(1, 5, size=width)
+        indptr = np.concatenate([[0], np.cumsum(degree)])
+        child = rng.integers(0, built, size=int(indptr[-1]))
+        if layer % 2:
+            graph.add_choice(indptr, child)
+        else:
+            weight = rng.integers(1, 7, size=len(child)).tolist()
+            graph.add_chance(indptr, child, weight,
+                             [int(sum(weight[a:b])) for a, b in pairwise(indptr)])
+        built += width
+    return graph
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_numpy_pass_equals_kernel_pass(seed: int) -> None:
     """`values` (NumPy, for single queries) and `solve` (compiled, batched) are the same
     recurrence; they may differ only in the order of additions."""
+    graph = layered_graph(results=12, layers=9, width=40, seed=seed)
     rng = np.random.default_rng(7)
     utilities = rng.random((5, graph.n_results)) * 60
     batched = graph.solve(utilities).values
     for column, utility in enumerate(utilities):
         assert np.allclose(graph.values(utility), batched[:, column], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_exact_pass_equals_float_pass(seed: int) -> None:
+    """The exact pass in scaled integers gives the float pass's values (to rounding) at every
+    node of the last layer, and its result distribution sums to 1."""
+    graph = layered_graph(results=6, layers=7, width=10, seed=seed)
+    utility = [Fraction(int(u)) for u in np.random.default_rng(seed).integers(0, 30, 6)]
+    floats = graph.solve(np.array([float(u) for u in utility])).values[:, 0]
+    for root in range(graph.size - 10, graph.size):
+        exact = graph.solve_exact(utility, root=root)
+        assert float(exact.value(root)) == pytest.approx(floats[root], abs=1e-12)
+        assert sum(exact.distribution) == 1
 
 
 def test_small_graph_by_hand() -> None:
