@@ -1,14 +1,14 @@
-"""Dice as data, and the exact distribution of a roll as multisets of faces.
+"""Dice as data, the exact distribution of a roll as multisets of faces, and seeded throws.
 
 A die is a tuple of named faces with positive integer weights. Rolling n alike dice gives a
-distribution over count vectors (how many dice show each face) with multinomial weights; a pool of
-unlike dice gives the product of its groups' distributions. Weights stay integers over one common
-denominator, so exact (Fraction) and float64 probabilities come from the same enumeration.
+distribution over count vectors (how many dice show each face) with multinomial weights. Weights
+stay integers over one common denominator, so exact (Fraction) and float64 probabilities come from
+the same enumeration. Simulators throw dice with `throw`, from one PCG64 `generator` per run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
@@ -42,11 +42,6 @@ class Die:
             if not isinstance(weight, int) or isinstance(weight, bool) or weight <= 0:
                 raise InputError(f"die {self.name!r}: face {face!r} needs a positive whole "
                                  f"weight, not {weight!r}")
-
-    @classmethod
-    def uniform(cls, name: str, faces: Sequence[str]) -> Die:
-        """A die whose faces are equally likely."""
-        return cls(name, tuple(faces), (1,) * len(faces))
 
     @classmethod
     def parse(cls, name: str, text: str) -> Die:
@@ -128,24 +123,6 @@ def roll(die: Die, n: int) -> Distribution:
     weights = tuple(multinomial(c) * prod(w**k for w, k in zip(die.weights, c))
                     for c in outcomes)
     return Distribution(outcomes, weights, die.total**n)
-
-
-Pool = tuple[tuple[Die, int], ...]
-"""Groups of alike dice: ((die, how many), ...). Outcomes are one count vector per group."""
-
-
-@cache
-def roll_pool(pool: Pool) -> Distribution:
-    """The distribution of a pool of unlike dice: one count vector per group, in pool order."""
-    outcomes: list[tuple[Counts, ...]] = [()]
-    weights = [1]
-    denominator = 1
-    for die, n in pool:
-        group = roll(die, n)
-        outcomes = [(*o, c) for o in outcomes for c in group.outcomes]
-        weights = [w * v for w in weights for v in group.weights]
-        denominator *= group.denominator
-    return Distribution(tuple(outcomes), tuple(weights), denominator)
 
 
 def generator(seed: int) -> np.random.Generator:
