@@ -15,6 +15,16 @@ PACKAGES = ("dalek", "pig", "strike", "totd")
 
 
 @dataclass(frozen=True)
+class Examples:
+    """Small requests every game answers in seconds: the contract test (tests/test_contract.py)
+    runs them for each registered game, and docs/developing.md shows them."""
+
+    solve: tuple[str, ...]  # `dice-solver NAME *solve --json`: a solve from the start
+    play: tuple[str, ...]  # options `simulate NAME` and `verify NAME` both take
+    bad: tuple[str, ...]  # `dice-solver NAME *bad`: refused with one line and exit status 2
+
+
+@dataclass(frozen=True)
 class Game:
     """A game as the command line sees it. Its package holds `commands` (a click group named
     `name`) and `checks` (the click commands `simulate` and `verify`)."""
@@ -22,6 +32,7 @@ class Game:
     name: str  # the command word: `dice-solver NAME ...`, `simulate NAME`, `verify NAME`
     title: str  # as its rulebook names it
     package: str
+    examples: Examples
     samples: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unit -> CSV columns
 
     def module(self, name: str) -> ModuleType:

@@ -1,8 +1,10 @@
 """Dalek Dice: push-your-luck with ten custom dice, keep/stop decisions each roll, race to 60."""
 
-from solver.games import Game
+from solver.games import Examples, Game
 
-GAME = Game("dalek", "Dalek Dice", __name__, samples={
-    "turn": ("score",), "game": ("winner", "score_1", "score_2"),
-    "decision": ("turn", "to_roll", "humans", "daleks", "doctors", "exterminates", "roll", "keep",
-                 "then")})
+GAME = Game(
+    "dalek", "Dalek Dice", __name__,
+    Examples(solve=("turn", "--dice", "4"), play=("--dice", "4"), bad=("turn", "--dice", "0")),
+    samples={"turn": ("score",), "game": ("winner", "score_1", "score_2"),
+             "decision": ("turn", "to_roll", "humans", "daleks", "doctors", "exterminates", "roll",
+                          "keep", "then")})

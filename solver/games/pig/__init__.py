@@ -1,7 +1,10 @@
 """Pig: roll one die, a 1 loses the turn total; the calibration game with published results."""
 
-from solver.games import Game
+from solver.games import Examples, Game
 
-GAME = Game("pig", "Pig", __name__, samples={
-    "turn": ("score",), "game": ("winner", "score_1", "score_2"),
-    "decision": ("score", "opponent", "turn_total", "move")})
+GAME = Game(
+    "pig", "Pig", __name__,
+    Examples(solve=("game", "--target", "20"), play=("--target", "20", "--policy", "hold 10"),
+             bad=("game", "--target", "1")),
+    samples={"turn": ("score",), "game": ("winner", "score_1", "score_2"),
+             "decision": ("score", "opponent", "turn_total", "move")})

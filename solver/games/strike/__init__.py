@@ -1,6 +1,10 @@
 """Strike: dice thrown into an arena; matches come back, X faces leave the game; the last
 player with dice wins."""
 
-from solver.games import Game
+from solver.games import Examples, Game
 
-GAME = Game("strike", "Strike", __name__, samples={"game": ("winner", "winner_stock")})
+GAME = Game(
+    "strike", "Strike", __name__,
+    Examples(solve=("game", "--dice", "3"), play=("--dice", "3"),
+             bad=("best-move", "--arena", "9", "--stocks", "2,2")),
+    samples={"game": ("winner", "winner_stock")})

@@ -1,5 +1,10 @@
 """Doctor Who: Time of the Daleks, the Adventure step: a pool of Story Dice against a Challenge."""
 
-from solver.games import Game
+from solver.games import Examples, Game
 
-GAME = Game("totd", "Time of the Daleks", __name__, samples={"adventure": ("success",)})
+GAME = Game(
+    "totd", "Time of the Daleks", __name__,
+    Examples(solve=("chance", "--need", "Science x2, Cunning", "--pool", "black=4"),
+             play=("--need", "Science x2, Cunning", "--pool", "black=4"),
+             bad=("chance", "--need", "Nothing", "--pool", "black=4")),
+    samples={"adventure": ("success",)})
