@@ -3,7 +3,8 @@
 One directory ($DICE_SOLVER_CACHE, else ~/.cache/dice-solver). An entry is a .npz of plain arrays
 (loaded with allow_pickle=False) beside a JSON record of the exact key it answers and the SHA-256
 of the .npz. Both are written atomically; an entry whose record, key or hash does not match is
-treated as missing and rewritten.
+treated as missing and rewritten. A cache that cannot be read or written never breaks a command:
+it says so once on stderr and the command goes on without it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import hashlib
 import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +21,7 @@ import numpy as np
 from solver.tables import atomic_write
 
 FORMAT = 1  # bump when the arrays' meaning changes
+_warned: list[str] = []  # the one warning given in this process, if any
 
 
 def code_hash(*modules: str) -> str:
@@ -38,6 +41,15 @@ def directory() -> Path:
     return Path(configured) if configured else Path.home() / ".cache" / "dice-solver"
 
 
+def _unusable(error: OSError) -> None:
+    """Say once per process that the cache cannot be used, and why; the command goes on."""
+    if not _warned:
+        reason = error.strerror or str(error)
+        _warned.append(reason)
+        print(f"dice-solver: warning: cache {directory()} cannot be used ({reason}); going on "
+              "without it (set DICE_SOLVER_CACHE to a writable directory)", file=sys.stderr)
+
+
 def _paths(key: dict) -> tuple[dict, Path, Path]:
     record = {"format": FORMAT, **key}
     text = json.dumps(record, sort_keys=True)
@@ -55,18 +67,28 @@ def load(key: dict) -> dict[str, np.ndarray] | None:
             return None
         with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
             return {name: arrays[name] for name in arrays.files}
-    except (OSError, ValueError, KeyError):
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError as error:  # the cache path runs through a file
+        _unusable(error)
+        return None
+    except (OSError, ValueError, KeyError, UnicodeDecodeError):  # unreadable or corrupt entry
         return None
 
 
-def store(key: dict, arrays: dict[str, np.ndarray], compress: bool = True) -> Path:
-    """Write the arrays for this key (data first, then the record that vouches for it).
-    Uncompressed entries are larger but load faster."""
+def store(key: dict, arrays: dict[str, np.ndarray], compress: bool = True) -> Path | None:
+    """Write the arrays for this key (data first, then the record that vouches for it), or
+    None where the cache cannot be written. Uncompressed entries are larger but load faster."""
     record, data_path, meta_path = _paths(key)
     buffer = io.BytesIO()
     (np.savez_compressed if compress else np.savez)(buffer, **arrays)
     data = buffer.getvalue()
-    atomic_write(data_path, data)
     meta = {"key": record, "sha256": hashlib.sha256(data).hexdigest()}
-    atomic_write(meta_path, (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode())
+    try:
+        data_path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(data_path, data)
+        atomic_write(meta_path, (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode())
+    except OSError as error:
+        _unusable(error)
+        return None
     return data_path

@@ -11,7 +11,7 @@ from fractions import Fraction
 import click
 import numpy as np
 
-from solver.commands import emit, table
+from solver.commands import InputPath, OutputPath, emit, table
 from solver.errors import InputError
 from solver.formatting import exact_text
 from solver.stats import ALPHA, TESTS
@@ -27,7 +27,7 @@ def run_options(command):
                      help="How many turns (or games, with --duel) to play."),
         click.option("--seed", type=click.IntRange(0), required=True,
                      help="Seed of the PCG64 generator: the same seed gives the same file."),
-        click.option("--out", type=click.Path(dir_okay=False), default=None,
+        click.option("--out", type=OutputPath(), default=None,
                      help="CSV file to write (default: standard output)."),
     ]):
         command = option(command)
@@ -37,14 +37,15 @@ def run_options(command):
 def check_options(command):
     """What to check and how strictly: shared by every game."""
     for option in reversed([
-        click.option("--samples", default=None,
-                     help="A simulator's sample file (CSV, docs/verify.md). Without --samples "
-                          "and --decisions: print the exact distribution a simulator must "
-                          "match."),
-        click.option("--decisions", default=None,
+        click.option("--samples", type=InputPath(), default=None,
+                     help="A simulator's sample file (CSV, gzip or not; - for standard input; "
+                          "docs/verify.md). Without --samples and --decisions: print the exact "
+                          "distribution a simulator must match."),
+        click.option("--decisions", type=InputPath(), default=None,
                      help="A decision log (CSV of positions and moves): each move's regret "
                           "against optimal play."),
-        click.option("--alpha", type=float, default=ALPHA, show_default=True,
+        click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                     default=ALPHA, show_default=True, callback=_a_number,
                      help="Significance level of the verdict (the false-alarm rate)."),
         click.option("--test", type=click.Choice(sorted(TESTS)), default="pearson",
                      show_default=True, help="Pearson's chi-square or the G-test."),
@@ -53,6 +54,12 @@ def check_options(command):
     ]):
         command = option(command)
     return command
+
+
+def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if value != value:  # NaN passes every range check
+        raise click.BadParameter("nan is not a number", ctx, param)
+    return value
 
 
 def timed(simulator, *args, **options):

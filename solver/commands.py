@@ -12,7 +12,8 @@ import click
 
 from solver.formatting import exact_text, table
 
-__all__ = ["FractionType", "Progress", "command_line", "emit", "exact_text", "json_option", "table"]
+__all__ = ["FractionType", "InputPath", "OutputPath", "Progress", "command_line", "emit",
+           "exact_text", "json_option", "table"]
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 
@@ -42,6 +43,44 @@ def command_line() -> str:
             else:
                 parts += [param.opts[0], shlex.quote(str(item))]
     return " ".join(parts)
+
+
+class OutputPath(click.ParamType):
+    """A file (or folder) a command will write, checked when the command line is read, before
+    any solve: its folder exists and takes a new file (`solver.tables.check_output`)."""
+
+    name = "path"
+
+    def __init__(self, directory: bool = False) -> None:
+        self.directory = directory
+
+    def convert(self, value, param, ctx):
+        from solver.tables import check_output
+
+        try:
+            return str(check_output(str(value), self.directory))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+class InputPath(click.ParamType):
+    """A file a command will read ("-": standard input), checked when the command line is read,
+    before any solve: it exists, is a file and can be opened."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        text = str(value)
+        if text == "-":
+            return text
+        try:
+            with open(text, "rb"):
+                pass
+        except IsADirectoryError:
+            self.fail(f"{text} is a folder, not a file", param, ctx)
+        except OSError as error:
+            self.fail(f"cannot read {text}: {error.strerror or error}", param, ctx)
+        return text
 
 
 class FractionType(click.ParamType):

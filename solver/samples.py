@@ -5,10 +5,11 @@ columns it writes and which outcomes they can hold (formats in docs/verify.md)."
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import re
+import sys
 import warnings
+import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -20,21 +21,58 @@ from solver.tables import atomic_write
 TIE = "tie"
 
 
+MAX_BYTES = 1 << 30  # the most text a sample file may hold (after gunzip): memory stays bounded
+MAX_LINE = 10_000  # characters in one line: a sample line is a few fields
+_stdin: list[bytes] = []  # standard input, read once (a file may be read for several columns)
+
+
 def read_text(path: str, what: str) -> str:
-    """A text file, gunzipped when its name ends in .gz."""
+    """A text file ("-": standard input), gunzipped when it is gzip data, without the byte
+    order mark spreadsheets write; refused when larger than MAX_BYTES or with a line longer
+    than MAX_LINE (no allocation grows with a malformed file)."""
     try:
-        raw = Path(path).read_bytes()
-        return (gzip.decompress(raw) if path.endswith(".gz") else raw).decode("utf-8")
-    except (OSError, EOFError, gzip.BadGzipFile) as error:
-        raise InputError(f"cannot read {what}: {getattr(error, 'strerror', None) or error}") \
-            from None
+        raw = _read_bytes(path)
+        if raw[:2] == b"\x1f\x8b":
+            raw = _gunzip(raw, what)
+        text = raw.decode("utf-8-sig")
+    except OSError as error:
+        raise InputError(f"cannot read {what}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise InputError(f"{what} is not UTF-8 text") from None
+    if len(raw) > MAX_BYTES:
+        raise InputError(f"{what} holds more than {MAX_BYTES >> 20} MiB of text")
+    long = re.search(f"[^\n]{{{MAX_LINE + 1}}}", text)
+    if long is not None:
+        line = text.count("\n", 0, long.start()) + 1
+        raise InputError(f"{what} line {line} is longer than {MAX_LINE:,} characters: not a "
+                         "sample file")
+    return text
+
+
+def _read_bytes(path: str) -> bytes:
+    if path != "-":
+        with open(path, "rb") as handle:
+            return handle.read(MAX_BYTES + 1)
+    if not _stdin:
+        _stdin.append(sys.stdin.buffer.read(MAX_BYTES + 1))
+    return _stdin[0]
+
+
+def _gunzip(raw: bytes, what: str) -> bytes:
+    """Gzip data decompressed, at most MAX_BYTES + 1 of it (a small file may expand a lot)."""
+    stream = zlib.decompressobj(wbits=31)
+    try:
+        text = stream.decompress(raw, MAX_BYTES + 1)
+    except zlib.error:
+        raise InputError(f"{what} is damaged gzip data") from None
+    if len(text) <= MAX_BYTES and not stream.eof:
+        raise InputError(f"{what} is truncated gzip data")
+    return text
 
 
 def read_csv(path: str, what: str, required: Sequence[str], text: str | None = None
              ) -> tuple[list[str], list[list[str]], np.ndarray]:
-    """A CSV file (gzip when named .gz): its header, rows and their line numbers. Lines that
+    """A CSV file (`read_text`): its header, rows and their line numbers. Lines that
     start with '#' and blank lines are skipped; every row has the header's number of fields."""
     text = read_text(path, what) if text is None else text
     numbered = [(n, line) for n, line in enumerate(text.splitlines(), start=1)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write all of `data` to `path` or leave the old file untouched."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write all of `data` to `path` or leave the old file untouched (its directory must
+    exist: output locations are checked before the work, `check_output`)."""
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -29,6 +29,31 @@ def atomic_write(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def check_output(text: str, directory: bool = False) -> Path:
+    """Where a command will write, checked before any work: a file (or, with `directory`, a
+    folder that may be created in an existing folder) whose folder exists and takes a new file.
+    Raises ValueError with the reason."""
+    if not text.strip():
+        raise ValueError("an empty path")
+    path = Path(text)
+    if directory and path.exists() and not path.is_dir():
+        raise ValueError(f"{text} is a file, not a folder")
+    if not directory and path.is_dir():
+        raise ValueError(f"{text} is a folder, not a file")
+    folder = path if directory and path.is_dir() else path.parent
+    if not folder.exists():
+        raise ValueError(f"the folder {folder} does not exist (create it first)")
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".dice-solver-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
+        raise ValueError(f"cannot write in {folder}: {error.strerror or error}") from None
+    return path
 
 
 def _umask() -> int:
