@@ -85,7 +85,9 @@ def write_json(path: Path, data: object) -> Path:
 
 def write_table(directory: Path, name: str, header: Sequence[str],
                 rows: Sequence[Sequence[object]], compress: bool = False) -> list[Path]:
-    """The same table as `name.csv` and `name.json` ({"columns": [...], "rows": [[...], ...]})."""
+    """The same table as `name.csv` and `name.json` ({"columns": [...], "rows": [[...], ...]}),
+    in `directory` (made if missing: its folder was checked by `check_output`)."""
+    directory.mkdir(exist_ok=True)
     suffix = ".gz" if compress else ""
     return [write_csv(directory / f"{name}.csv{suffix}", header, rows),
             write_json(directory / f"{name}.json{suffix}",
