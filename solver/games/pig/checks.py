@@ -20,6 +20,7 @@ from solver.checks import (
 from solver.commands import json_option
 from solver.dice import generator
 from solver.games.pig import policies as pp
+from solver.games.pig.rules import turn_totals
 from solver.games.pig.simulator import pig_games, pig_turns
 from solver.samples import winner_names
 
@@ -114,5 +115,5 @@ def verify(policy, opponent, target, exact, samples, decisions, alpha, test, top
         winner_verdict(title, seats, samples, alpha, test, top, as_json)
         return
     score_verdict(f"Pig, one turn from 0 (target {target}), policy {chosen.name}",
-            chosen.turn_distribution(target), [0, *range(2, target + 6)],  # rules 15, 16
+            chosen.turn_distribution(target), turn_totals(target),
             samples, alpha, test, top, as_json)

@@ -7,7 +7,7 @@ import click
 from solver.commands import Progress, emit, json_option, table
 from solver.engine.cyclic import solve
 from solver.formatting import exact_text, exact_texts, seats_text
-from solver.games.pig.rules import PigGame
+from solver.games.pig.model import PigGame
 
 # Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: to 100,
 # the first player wins about 0.5306 under optimal play and about 0.5347 when both hold at 20.

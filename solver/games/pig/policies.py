@@ -18,7 +18,8 @@ import numpy as np
 from solver.engine.cyclic import Solution, solve
 from solver.engine.turn import CHOICE
 from solver.errors import InputError
-from solver.games.pig.rules import PigGame, hold_at_distribution
+from solver.games.pig.model import PigGame, hold_at_distribution
+from solver.games.pig.rules import SCORING, has_won, must_hold, opponent
 from solver.samples import read_csv
 
 _HOLD = re.compile(r"^hold(?:\s+at)?\s+(\d+)$")
@@ -42,7 +43,7 @@ class PigPolicy:
         if self.hold is None:
             raise InputError("optimal Pig play depends on both scores, so it has no single turn "
                              "distribution: play games against an opponent (--duel)")
-        return hold_at_distribution(self.hold, target)
+        return hold_at_distribution(self.hold, 0, target)
 
 
 def parse_policy(text: str) -> PigPolicy:
@@ -92,7 +93,7 @@ def hold_table(duel: PigDuel, solution: Solution, seat: int) -> np.ndarray:
     utilities = np.stack([solution.utilities(p) for p in positions])
     chosen = graph.solve(utilities, policy=True).chosen
     for k, position in enumerate(positions):
-        mine, theirs = position[seat], position[1 - seat]
+        mine, theirs = position[seat], position[opponent(seat)]
         table[mine, theirs, totals[:, 1]] = chosen[totals[:, 0], k] == 0
     return table
 
@@ -134,10 +135,13 @@ def decision_regrets(target: int, path: str) -> tuple[np.ndarray, np.ndarray, di
             raise InputError(f"{what} line {line}: expected whole numbers and hold or roll") \
                 from None
     mine, theirs, total = numbers.T
-    bad = (mine < 0) | (theirs < 0) | (mine >= target) | (theirs >= target) | (total < 2)
+    least = min(SCORING)  # a turn total after a roll that did not end the turn
+    bad = ((mine < 0) | (theirs < 0) | has_won(mine, target) | has_won(theirs, target)
+           | (total < least))
     _refuse(bad, lines, what, f"scores lie in 0..{target - 1} and a turn total after a roll "
-                              f"is at least 2")
-    _refuse((mine + total >= target) & (move == 1), lines, what,
+                              f"is at least {least}")
+    forced = must_hold(mine, total, target)
+    _refuse(forced & (move == 1), lines, what,
             "the turn total reaches the goal: the turn is held (rule 16), there is no roll")
     duel = PigDuel(target)
     solution = solve_duel(duel)
@@ -147,8 +151,7 @@ def decision_regrets(target: int, path: str) -> tuple[np.ndarray, np.ndarray, di
     graph = duel.turn.graph
     values = graph.solve(utilities).values
     choice, roll_on = _choice_nodes(graph, target)
-    forced = mine + total >= target
-    k = np.where(forced, 2, total)  # a forced hold has no choice node; any total will do
+    k = np.where(forced, least, total)  # a forced hold has no choice node; any total will do
     hold = utilities[column, total]
     chosen = np.where(move == 0, hold, values[roll_on[k], column])
     regrets = np.where(forced, 0.0, np.maximum(values[choice[k], column] - chosen, 0.0))

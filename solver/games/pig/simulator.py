@@ -1,4 +1,5 @@
-"""Pig played by its rules with seeded dice: turns from 0 and whole games, side by side."""
+"""Pig played by its rules (rules.py) with seeded dice: turns from 0 and whole games, side by
+side."""
 
 from __future__ import annotations
 
@@ -7,22 +8,30 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from solver.errors import InputError
+from solver.games.pig.rules import (
+    FACES,
+    PLAYERS,
+    bank,
+    ends_turn,
+    has_won,
+    must_hold,
+    opponent,
+    roll,
+)
 
 
 def pig_turns(hold: int, target: int, count: int, rng: np.random.Generator) -> np.ndarray:
     """Banked totals of `count` Pig turns from a score of 0, holding once the turn total
-    reaches `hold` (or the target): rules 15 and 16."""
+    reaches `hold` (or the target)."""
     if hold < 1:
         raise InputError(f"hold needs a turn total of at least 1, not {hold}")
-    stop = min(hold, target)
     total = np.zeros(count, dtype=np.int64)
     live = np.arange(count)
     while len(live):
-        face = rng.integers(1, 7, size=len(live))
-        pig = face == 1
-        total[live[pig]] = 0
-        total[live[~pig]] += face[~pig]
-        live = live[~pig & (total[live] < stop)]
+        face = _throw(rng, len(live))
+        total[live] = roll(total[live], face)
+        held = (total[live] >= hold) | must_hold(0, total[live], target)
+        live = live[~ends_turn(face) & ~held]
     return total
 
 
@@ -31,29 +40,34 @@ def pig_games(holds: Sequence[Callable[[np.ndarray, np.ndarray, np.ndarray], np.
               ) -> tuple[np.ndarray, np.ndarray]:
     """`count` games of Pig to `target`. `holds[seat](mine, theirs, total)` says whether that
     seat holds with these banked scores and turn total (arrays). Returns the final scores
-    (games x 2) and the winner (0 or 1): the first to reach the target wins at once."""
-    scores = np.zeros((count, 2), dtype=np.int64)
+    (games x 2) and the winner (0 or 1)."""
+    scores = np.zeros((count, PLAYERS), dtype=np.int64)
     mover = np.zeros(count, dtype=np.int64)
     total = np.zeros(count, dtype=np.int64)
     winner = np.full(count, -1, dtype=np.int64)
     live = np.arange(count)
     while len(live):
-        face = rng.integers(1, 7, size=len(live))
-        pig = face == 1
-        total[live] = np.where(pig, 0, total[live] + face)
+        face = _throw(rng, len(live))
+        total[live] = roll(total[live], face)
+        pig = ends_turn(face)
         who = mover[live]
-        mine, theirs = scores[live, who], scores[live, 1 - who]
+        mine, theirs = scores[live, who], scores[live, opponent(who)]
         hold = np.zeros(len(live), dtype=bool)
-        for seat in (0, 1):
+        for seat in range(PLAYERS):
             mask = ~pig & (who == seat)
-            hold[mask] = holds[seat](mine[mask], theirs[mask], total[live[mask]]) | (
-                mine[mask] + total[live[mask]] >= target)
+            hold[mask] = holds[seat](mine[mask], theirs[mask], total[live[mask]]) | must_hold(
+                mine[mask], total[live[mask]], target)
         banked = live[hold]
-        scores[banked, mover[banked]] += total[banked]
-        won = banked[scores[banked, mover[banked]] >= target]
+        scores[banked, mover[banked]] = bank(scores[banked, mover[banked]], total[banked])
+        won = banked[has_won(scores[banked, mover[banked]], target)]
         winner[won] = mover[won]
         passing = live[pig | hold]
         total[passing] = 0
-        mover[passing] = 1 - mover[passing]
+        mover[passing] = opponent(mover[passing])
         live = live[winner[live] < 0]
     return scores, winner
+
+
+def _throw(rng: np.random.Generator, count: int) -> np.ndarray:
+    """`count` throws of the die."""
+    return rng.integers(FACES.start, FACES.stop, size=count)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+import numpy as np
 import pytest
 
 from solver.engine.cyclic import solve
-from solver.games.pig.rules import PigGame, compile_turn
+from solver.games.pig.model import PigGame, compile_turn
 
 
 def neller_values(target: int) -> dict[tuple[int, int, int], float]:
@@ -64,6 +65,16 @@ def test_exact_values_satisfy_the_bellman_equations() -> None:
     assert start
     for i, j in start:
         assert turn(i, j, 0) == start[(i, j)]
+
+
+def test_turn_graph_numpy_pass_equals_kernel_pass() -> None:
+    """The Pig turn graph valued by `values` (NumPy, for single queries) and by `solve`
+    (compiled, batched): the same recurrence, differing only in the order of additions."""
+    graph = compile_turn(40).graph
+    utilities = np.random.default_rng(7).random((5, graph.n_results)) * 60
+    batched = graph.solve(utilities).values
+    for column, utility in enumerate(utilities):
+        assert np.allclose(graph.values(utility), batched[:, column], rtol=0, atol=1e-12)
 
 
 def test_hold_at_20_turn_expectation() -> None:

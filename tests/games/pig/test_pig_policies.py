@@ -10,7 +10,7 @@ import pytest
 from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.pig import policies as pp
-from solver.games.pig.rules import PigGame
+from solver.games.pig.model import PigGame
 
 
 def test_pig_hold_turn_mean_is_published() -> None:
