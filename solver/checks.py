@@ -4,6 +4,7 @@ run's samples and its summary, and the verdict on a sample file or a decision lo
 
 from __future__ import annotations
 
+import functools
 import shlex
 import time
 from fractions import Fraction
@@ -20,18 +21,29 @@ REJECTED = 1  # exit status of a rejected simulator (bad input is 2), for script
 TEST_NAMES = {"pearson": "Pearson chi-square", "g": "G-test"}
 
 
+MAX_SAMPLES = 10_000_000  # one run's units: its file and its arrays stay within memory
+
+
 def run_options(command):
-    """How many, which seed, where to: shared by every game."""
+    """How many, which seed, where to: shared by every game. `--json` needs `--out` (the JSON
+    describes the file written), which is checked before anything is played."""
+    @functools.wraps(command)
+    def checked(*args, **kwargs):
+        if kwargs.get("as_json") and kwargs.get("out") is None:
+            raise InputError("--json describes a run written with --out")
+        return command(*args, **kwargs)
+
     for option in reversed([
-        click.option("--n", "count", type=click.IntRange(1), required=True,
-                     help="How many turns (or games, with --duel) to play."),
-        click.option("--seed", type=click.IntRange(0), required=True,
+        click.option("--n", "count", type=click.IntRange(1, MAX_SAMPLES), required=True,
+                     help=f"How many turns (or games, with --duel) to play (at most "
+                          f"{MAX_SAMPLES:,})."),
+        click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True,
                      help="Seed of the PCG64 generator: the same seed gives the same file."),
         click.option("--out", type=OutputPath(), default=None,
                      help="CSV file to write (default: standard output)."),
     ]):
-        command = option(command)
-    return command
+        checked = option(checked)
+    return checked
 
 
 def check_options(command):
@@ -76,14 +88,13 @@ def finish_run(out: str | None, comment: str, header: list[str], columns: list, 
 
     text = sample_text(comment, header, zip(*columns))
     if out is None:
-        if as_json:
-            raise InputError("--json describes a run written with --out")
         click.echo(text, nl=False)
         return
     write_samples(out, text)
     summary["out"] = out
+    summary["timings"] = {"total": summary.pop("seconds"), "cached": False}
     text = (f"wrote {summary['samples']} {summary['unit']}s to {out} (seed {summary['seed']}, "
-            f"played in {summary['seconds']:.1f} s)")
+            f"played in {summary['timings']['total']:.1f} s)")
     if "mean" in summary:
         name = "success rate" if summary["unit"] == "adventure" else "mean score"
         text += f"; {name} {summary['mean']:.6f}"
