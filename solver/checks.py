@@ -197,7 +197,7 @@ def _verdict_text(title: str, samples: str, column: str, report: dict) -> str:
     mean = report.get("mean")
     if mean is not None:
         where = "inside" if mean["inside"] else "OUTSIDE"
-        lines.append(f"mean: exact {mean['exact']:.6f}, sample {mean['sample']:.6f}, "
+        lines.append(f"mean: exact {mean['expected']:.6f}, sample {mean['sample']:.6f}, "
                      f"{100 * mean['confidence']:g}% interval [{mean['low']:.6f}, "
                      f"{mean['high']:.6f}]: exact mean {where} (z = {mean['z']:.2f})")
     if report["deviations"]:
@@ -227,9 +227,10 @@ def regret_report(title: str, unit: str, regrets: np.ndarray, turns: list[str] |
 
 
 def _jsonable(value):
-    """Infinite numbers as strings, which JSON has no number for."""
+    """Infinite numbers (a statistic when the play never produces an outcome seen) as null,
+    which JSON has instead."""
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_jsonable(v) for v in value]
-    return "inf" if isinstance(value, float) and np.isinf(value) else value
+    return None if isinstance(value, float) and np.isinf(value) else value

@@ -115,7 +115,7 @@ def mean_check(values: np.ndarray, exact: Sequence[Fraction], counts: np.ndarray
     spread = float(counts @ (values - sample) ** 2) / max(n - 1, 1)
     half = float(stats.norm.ppf(1 - alpha / 2)) * math.sqrt(spread / n)
     z = (sample - float(mean)) / math.sqrt(variance / n) if variance > 0 else 0.0
-    return {"exact": float(mean), "exact_text": exact_text(mean), "sample": sample,
+    return {"expected": float(mean), "expected_exact": exact_text(mean), "sample": sample,
             "confidence": 1 - alpha, "low": sample - half, "high": sample + half,
             "inside": bool(sample - half <= float(mean) <= sample + half), "z": z}
 

@@ -53,7 +53,7 @@ def test_exact_counts_are_consistent_and_the_mean_is_exact() -> None:
     assert report["verdict"] == "consistent"
     mean = report["mean"]
     by_hand = sum(v * p for v, p in enumerate(EXACT))  # 0.3 + 0.38 + 0.018 + 0.016
-    assert mean["exact_text"] == f"{by_hand.numerator}/{by_hand.denominator}"
+    assert mean["expected_exact"] == f"{by_hand.numerator}/{by_hand.denominator}"
     assert mean["inside"] and mean["z"] == pytest.approx(0)
 
 
