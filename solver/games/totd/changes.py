@@ -15,14 +15,16 @@ max-flow on the same network gives the changes to make in one position (and chec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
 import numpy as np
 
 from solver.games.totd.keeps import BLANK, Group
-from solver.games.totd.rules import SONIC_CHANGE, Adventure
+from solver.games.totd.rules import SONIC_CHANGE, Adventure, may_use
+
+Face = tuple[int, int, int | None]  # (group, reduced face, its symbol): one bit of a cut
 
 
 @dataclass(frozen=True)
@@ -41,65 +43,103 @@ def change_networks(adventure: Adventure, groups: Sequence[Group],
     """The change nodes in hand, as alternatives: one network, or (with printed faces only) one
     per choice of colour for each Doctor's 3-token change. `sonic_changes[d]` is how many
     3-token changes Doctor d can still pay for."""
-    game = adventure.game
     needed = frozenset(s for s, n in enumerate(adventure.need) if n)
-    owners = [(-1, adventure.shared.changes)] + [(d, doc.tools.changes)
-                                                  for d, doc in enumerate(adventure.doctors)]
+    icons = _icon_nodes(adventure, groups, needed)
+    per_doctor = [_sonic_nodes(adventure, groups, needed, doctor, count, len(sonic_changes))
+                  for doctor, count in enumerate(sonic_changes)]
+    return [icons + tuple(n for n in choice if n)
+            for choice in product(*(nodes for nodes in per_doctor if nodes))]
+
+
+def _icon_nodes(adventure: Adventure, groups: Sequence[Group],
+                needed: frozenset[int]) -> tuple[ChangeNode, ...]:
+    """The face-change icons that can fill a slot (reading 4.4): each turns one die of its
+    colour, of a Doctor who may use it, to its symbol."""
     icons = []
-    for owner, changes in owners:
-        for change in changes:
+    for holder, tools in adventure.toolkits():
+        for change in tools.changes:
             eligible = frozenset(g for g, group in enumerate(groups) if group.colour ==
-                                 change.colour and owner in (-1, group.doctor))
+                                 change.colour and may_use(holder, group.doctor))
             if eligible and change.symbol in needed:
-                icons.append(ChangeNode(f"face change {change.text(game)}", eligible,
+                icons.append(ChangeNode(f"face change {change.text(adventure.game)}", eligible,
                                         frozenset({change.symbol}), 1))
-    per_doctor = []
-    for doctor, count in enumerate(sonic_changes):
-        own = [g for g, group in enumerate(groups) if group.doctor == doctor]
-        label = f"{SONIC_CHANGE} Sonic tokens" + (f" (Doctor {doctor + 1})"
-                                                  if len(sonic_changes) > 1 else "")
-        if not count or not own:
-            continue
-        if not adventure.printed_faces:
-            per_doctor.append([ChangeNode(label, frozenset(own), needed, count)])
-            continue
-        options = []
-        for g in own:
-            printed = frozenset(game.symbols.index(f) for f in game.dice[groups[g].colour].faces)
-            if printed & needed:
-                options.append(ChangeNode(label, frozenset({g}), printed & needed, count))
-        per_doctor.append(options or [None])
-    return [tuple(icons) + tuple(n for n in choice if n) for choice in product(*per_doctor)]
+    return tuple(icons)
+
+
+def _sonic_nodes(adventure: Adventure, groups: Sequence[Group], needed: frozenset[int],
+                 doctor: int, count: int, doctors: int) -> list[ChangeNode | None]:
+    """Doctor `doctor`'s `count` 3-token changes (reading 4.2) as alternatives (empty: none in
+    hand). Any symbol: one node over all the Doctor's dice. Printed faces only: a node per
+    group whose die prints a needed symbol, or [None] when none does."""
+    own = [g for g, group in enumerate(groups) if group.doctor == doctor]
+    if not count or not own:
+        return []
+    label = f"{SONIC_CHANGE} Sonic tokens" + (f" (Doctor {doctor + 1})" if doctors > 1 else "")
+    if not adventure.printed_faces:
+        return [ChangeNode(label, frozenset(own), needed, count)]
+    options = []
+    for g in own:
+        targets = adventure.change_symbols(groups[g].colour) & needed
+        if targets:
+            options.append(ChangeNode(label, frozenset({g}), targets, count))
+    return options or [None]
 
 
 def cut_constraints(groups: Sequence[Group], need: Sequence[int],
                     nodes: Sequence[ChangeNode]) -> list[tuple[tuple[np.ndarray, ...], int]]:
     """The cuts that could fall short of the Challenge: (per group, a 0/1 mask over its reduced
     faces; r) meaning "the masked dice number at least r". Dominated ones are dropped."""
-    needed = [s for s, n in enumerate(need) if n]
-    total = sum(need)
     faces = [(g, f, s) for g, group in enumerate(groups) for f, s in enumerate(group.die.symbols)]
-    found: dict[int, int] = {}  # blocked dice (a bit per group face) -> largest r
-    for z_bits in range(1 << len(needed)):
-        z = {s for i, s in enumerate(needed) if z_bits >> i & 1}
-        base = total - sum(need[s] for s in z)
-        live = [node for node in nodes if not node.targets <= z]
-        for cut_bits in range(1 << len(live)):
-            r = base - sum(n.capacity for i, n in enumerate(live) if cut_bits >> i & 1)
-            if r <= 0:
-                continue
-            open_groups = set().union(*(n.groups for i, n in enumerate(live)
-                                        if not cut_bits >> i & 1))
-            blocked = sum(1 << i for i, (g, _, s) in enumerate(faces)
-                          if g in open_groups or (s is not BLANK and s not in z))
-            found[blocked] = max(found.get(blocked, 0), r)
-    kept: list[tuple[int, int]] = []  # a cut with fewer blocked dice and no smaller r implies it
-    for blocked, r in sorted(found.items(), key=lambda item: (item[0].bit_count(), item)):
-        if not any(b & ~blocked == 0 and r2 >= r for b, r2 in kept):
-            kept.append((blocked, r))
+    kept = _undominated(_short_cuts(faces, need, nodes))
     masks = np.array([[b >> i & 1 for i in range(len(faces))] for b, _ in kept], dtype=np.int64)
     return [(tuple(row[[i for i, face in enumerate(faces) if face[0] == g]]
                    for g in range(len(groups))), r) for row, (_, r) in zip(masks, kept)]
+
+
+def _short_cuts(faces: Sequence[Face], need: Sequence[int],
+                nodes: Sequence[ChangeNode]) -> dict[int, int]:
+    """Every cut that could fall short. A cut takes the slots Z at the sink, some change nodes
+    and the dice it must then cut (`_blocked`); every slot is filled only if its cost is at
+    least the slots, that is if the blocked dice number at least r = (slots outside Z) -
+    (capacity of the nodes cut). Returned as blocked dice (a bit per group face) -> the
+    largest such r, for r > 0 (the others always hold)."""
+    needed = [s for s, n in enumerate(need) if n]
+    found: dict[int, int] = {}
+    for z_bits in range(1 << len(needed)):
+        z = {s for i, s in enumerate(needed) if z_bits >> i & 1}
+        base = sum(need) - sum(need[s] for s in z)
+        live = [node for node in nodes if not node.targets <= z]  # nodes Z does not cut off
+        for cut, kept in _two_ways(live):
+            r = base - sum(n.capacity for n in cut)
+            if r > 0:
+                blocked = _blocked(faces, z, kept)
+                found[blocked] = max(found.get(blocked, 0), r)
+    return found
+
+
+def _two_ways(nodes: Sequence[ChangeNode]
+              ) -> Iterator[tuple[list[ChangeNode], list[ChangeNode]]]:
+    """Every split of the nodes into (cut, kept)."""
+    for bits in range(1 << len(nodes)):
+        yield ([n for i, n in enumerate(nodes) if bits >> i & 1],
+               [n for i, n in enumerate(nodes) if not bits >> i & 1])
+
+
+def _blocked(faces: Sequence[Face], z: set[int], kept: Sequence[ChangeNode]) -> int:
+    """The dice the cut must cut, as bits over `faces`: those a kept change node reads, and
+    those showing a needed symbol whose slots are not cut at the sink."""
+    open_groups = set().union(*(n.groups for n in kept))
+    return sum(1 << i for i, (g, _, s) in enumerate(faces)
+               if g in open_groups or (s is not BLANK and s not in z))
+
+
+def _undominated(found: dict[int, int]) -> list[tuple[int, int]]:
+    """The cuts no other implies: a cut with fewer blocked dice and no smaller r implies it."""
+    kept: list[tuple[int, int]] = []
+    for blocked, r in sorted(found.items(), key=lambda item: (item[0].bit_count(), item)):
+        if not any(b & ~blocked == 0 and r2 >= r for b, r2 in kept):
+            kept.append((blocked, r))
+    return kept
 
 
 def success_grid(counts: Sequence[np.ndarray], groups: Sequence[Group], need: Sequence[int],

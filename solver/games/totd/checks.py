@@ -17,19 +17,9 @@ from solver.checks import (
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
-from solver.games.totd.commands import dice_file_option, tool_options
-from solver.games.totd.policies import PLAN, Plan, parse_policy
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    check_pool_size,
-    load_game,
-    make_tools,
-    parse_challenge,
-    parse_pool,
-)
+from solver.games.totd.commands import adventure_of, dice_file_option, need_option, tool_options
+from solver.games.totd.policies import REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.simulator import totd_adventures
-from solver.games.totd.solver import Solver
 
 
 def play_options(command):
@@ -37,23 +27,14 @@ def play_options(command):
     command = tool_options(command)
     command = dice_file_option(command)
     for option in reversed([
-        click.option("--need", required=True,
-                     help='The Challenge, e.g. "Science x2, Cunning, Tactics".'),
+        need_option,
         click.option("--pool", required=True, help='The dice pool, e.g. "black=6 blue=2".'),
-        click.option("--policy", default="reroll-unneeded", show_default=True,
+        click.option("--policy", default=REROLL_UNNEEDED.name, show_default=True,
                      help="reroll-unneeded (re-roll every die that is not needed, "
                           "docs/verify.md) or optimal (verify only)."),
     ]):
         command = option(command)
     return command
-
-
-def adventure_of(need: str, pool: str, dice_file: str | None, sonic: int, rerolls, changes):
-    """The one-Doctor Adventure these options describe."""
-    game = load_game(dice_file)
-    doctor = Doctor(check_pool_size(game, parse_pool(game, pool)),
-                    make_tools(game, sonic, rerolls, changes))
-    return Adventure(game, parse_challenge(game, need), (doctor,))
 
 
 @click.command("totd")
@@ -63,15 +44,16 @@ def adventure_of(need: str, pool: str, dice_file: str | None, sonic: int, reroll
 def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed, out,
          as_json) -> None:
     """Time of the Daleks Adventures: 1 where the Challenge is met, else 0."""
-    if parse_policy(policy) != PLAN:
+    if parse_policy(policy) != REROLL_UNNEEDED:
         raise InputError("our simulator plays the reroll-unneeded plan; optimal play is "
                          "verified against the solver (verify totd --policy optimal)")
     plan = Plan(adventure_of(need, pool, dice_file, sonic, rerolls, changes))
     comment = run_command("totd", need=need, pool=pool, sonic=sonic,
-                       reroll=tuple(rerolls), change=tuple(changes), policy=PLAN, n=count,
+                       reroll=tuple(rerolls), change=tuple(changes),
+                       policy=REROLL_UNNEEDED.name, n=count,
                        seed=seed)
     success, seconds = timed(totd_adventures, plan, count, generator(seed))
-    summary = {"unit": "adventure", "policy": PLAN, "mean": float(success.mean()),
+    summary = {"unit": "adventure", "policy": REROLL_UNNEEDED.name, "mean": float(success.mean()),
                "seconds": seconds, "samples": count, "seed": seed}
     finish_run(out, comment, ["success"], [success.tolist()], summary, as_json)
 
@@ -87,9 +69,8 @@ def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, deci
         raise InputError("decision logs are read for Dalek Dice and Pig only")
     adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
     chosen = parse_policy(policy)
-    success = Plan(adventure).success() if chosen == PLAN else \
-        Solver(adventure, exact=True).p_success()
+    success = chosen.success(adventure)
     tools = adventure.doctors[0].tools.text(adventure.game)
-    title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen}"
+    title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen.name}"
     outcome_verdict(title, "success", ["0", "1"], [1 - success, success], [0, 1], samples, alpha,
               test, top, as_json)

@@ -8,22 +8,23 @@ import click
 
 from solver.commands import command_line, emit, json_option, table
 from solver.games.totd import report as totd_report
-from solver.games.totd.pools import parse_focus
 from solver.games.totd.rules import (
     Adventure,
-    Doctor,
-    check_pool_size,
     load_game,
     make_tools,
     parse_challenge,
     parse_doctor,
+    parse_focus,
     parse_pool,
     parse_showing,
+    solo_adventure,
 )
 
 exact_option = click.option("--exact", is_flag=True, help="Also compute exact rational values.")
 dice_file_option = click.option("--dice-file", type=str, default=None,
                                 help="A corrected copy of solver/games/totd/dice.json.")
+need_option = click.option("--need", required=True,
+                           help='The Challenge, e.g. "Science x2, Cunning, Tactics".')
 
 
 def game_options(command):
@@ -32,8 +33,7 @@ def game_options(command):
                            help="Variant: a change may only turn a die to a face it has "
                                 "(default: any symbol, as the issue reads the rules).")(command)
     command = dice_file_option(command)
-    return click.option("--need", required=True,
-                        help='The Challenge, e.g. "Science x2, Cunning, Tactics".')(command)
+    return need_option(command)
 
 
 def tool_options(command):
@@ -45,6 +45,14 @@ def tool_options(command):
                                 '(repeatable).')(command)
     return click.option("--sonic", type=int, default=0, show_default=True,
                         help="Sonic Charge tokens (0 to 5).")(command)
+
+
+def adventure_of(need: str, pool: str, dice_file: str | None, sonic: int, rerolls: tuple[str, ...],
+                 changes: tuple[str, ...], printed_faces: bool = False) -> Adventure:
+    """The one-Doctor Adventure the options of `chance` (and of simulate/verify) describe."""
+    game = load_game(dice_file)
+    return solo_adventure(game, need, parse_pool(game, pool), sonic, rerolls, changes,
+                          printed_faces)
 
 
 def _probability_lines(result: dict, exact: bool) -> list[str]:
@@ -67,11 +75,7 @@ def totd() -> None:
 @json_option
 def chance(need, dice_file, printed_faces, pool, sonic, rerolls, changes, exact, as_json) -> None:
     """The probability of meeting the Challenge with optimal play, before rolling."""
-    game = load_game(dice_file)
-    doctor = Doctor(check_pool_size(game, parse_pool(game, pool)),
-                    make_tools(game, sonic, rerolls, changes))
-    adventure = Adventure(game, parse_challenge(game, need), (doctor,),
-                          printed_faces=printed_faces)
+    adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes, printed_faces)
     result = totd_report.chance(adventure, exact)
     lines = [f"Challenge {result['need']}; pool {result['doctors'][0]['pool']}; "
              f"tools: {result['doctors'][0]['tools']}", *_probability_lines(result, exact)]
@@ -93,9 +97,7 @@ def best_move(need, dice_file, printed_faces, showing, sonic, rerolls, changes, 
     """Every option from the dice showing, with the tools left: its probability and regret."""
     game = load_game(dice_file)
     pool, counts = parse_showing(game, showing)
-    doctor = Doctor(check_pool_size(game, pool), make_tools(game, sonic, rerolls, changes))
-    adventure = Adventure(game, parse_challenge(game, need), (doctor,),
-                          printed_faces=printed_faces)
+    adventure = solo_adventure(game, need, pool, sonic, rerolls, changes, printed_faces)
     report = totd_report.best_move(adventure, (counts,), exact)
     lines = [f"Challenge {report['need']}; showing {' '.join(report['showing'])}",
              f"tools left: {report['doctors'][0]['tools']}", *_probability_lines(report, exact)]

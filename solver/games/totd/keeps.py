@@ -113,17 +113,11 @@ class Keeps:
         return keeps
 
 
-RANGES = {"number": lambda n, k: range(1, k + 1), "any": lambda n, k: range(1, n + 1),
-          "all": lambda n, k: range(n, n + 1), "one": lambda n, k: range(1, 2)}
-
-
 @cache
-def padded_choices(keeps: Keeps, kind: str, count: int) -> np.ndarray:
-    """Per state, the keeps a re-roll allows ("number": 1 to `count` dice re-rolled, "any": 1
-    or more, "all": every die, "one": exactly one, a Sonic re-roll), as a (states x most
-    choices) index array whose short rows repeat their first keep (a repeat cannot change a
-    maximum)."""
-    rerolled = RANGES[kind](keeps.n, count)
+def padded_choices(keeps: Keeps, rerolled: range) -> np.ndarray:
+    """Per state, the keeps that re-roll a number of dice in `rerolled` (what a tool allows:
+    rules.reroll_sizes, rules.sonic_reroll_sizes), as a (states x most choices) index array
+    whose short rows repeat their first keep (a repeat cannot change a maximum)."""
     rows = [keeps.sub_keeps(s, rerolled) for s in range(keeps.states)]
     width = max(len(r) for r in rows)
     return np.array([r + r[:1] * (width - len(r)) for r in rows], dtype=np.int64)

@@ -11,8 +11,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
-from solver.errors import InputError
-from solver.games.totd.rules import POOL_LIMIT, Game, Pool, check_supply
+from solver.games.totd.rules import (
+    POOL_LIMIT,
+    Game,
+    Pool,
+    check_daleks,
+    check_supply,
+    dice_to_roll,
+    focus,
+)
 
 
 def sub_pools(pool: Pool, size: int) -> Iterator[Pool]:
@@ -35,19 +42,6 @@ class Built:
     discarded: Pool
 
 
-def parse_focus(game: Game, text: str) -> tuple[int, ...]:
-    """A Dice Focus icon: one colour ("blue") or a split icon ("green/blue")."""
-    colours = tuple(game.colour(c) for c in text.split("/"))
-    if game.black in colours:
-        raise InputError(f"a Focus icon swaps a Black die for a coloured one, not {text!r}")
-    return colours
-
-
-def check_daleks(daleks: int) -> None:
-    if daleks < 0:
-        raise InputError(f"the number of Daleks cannot be negative ({daleks})")
-
-
 def builds(game: Game, added: Pool, focuses: tuple[tuple[int, ...], ...],
            daleks: int) -> list[Built]:
     """Every distinct pool to roll (reading 3): each Focus icon used or not (a split icon for
@@ -59,21 +53,29 @@ def builds(game: Game, added: Pool, focuses: tuple[tuple[int, ...], ...],
     choices = sorted(product(*((None, *colours) for colours in focuses)),
                      key=lambda picks: sum(c is not None for c in picks))
     for picks in choices:
-        pool, swaps = list(added), []
-        for colour in picks:
-            if colour is None:
-                continue
-            if pool[game.black] == 0 or pool[colour] >= game.supply[colour]:
-                break
-            pool[game.black] -= 1
-            pool[colour] += 1
-            swaps.append(colour)
-        else:
-            size = max(0, min(sum(pool), POOL_LIMIT) - daleks)
-            for kept in sub_pools(tuple(pool), size):
-                if kept not in seen:
-                    seen[kept] = Built(kept, tuple(swaps), minus(tuple(pool), kept))
+        focused = _focused(game, added, picks)
+        if focused is None:
+            continue
+        pool, swaps = focused
+        for kept in sub_pools(pool, dice_to_roll(sum(pool), POOL_LIMIT, daleks)):
+            if kept not in seen:
+                seen[kept] = Built(kept, swaps, minus(pool, kept))
     return sorted(seen.values(), key=lambda b: (len(b.swaps), b.swaps, [-n for n in b.pool]))
+
+
+def _focused(game: Game, added: Pool, picks: tuple[int | None, ...]
+             ) -> tuple[Pool, tuple[int, ...]] | None:
+    """The pool after the Focus swaps picked (None: an icon not used) and the swaps made, or
+    None when a swap cannot be made."""
+    pool, swaps = added, ()
+    for colour in picks:
+        if colour is None:
+            continue
+        pool = focus(game, pool, colour)
+        if pool is None:
+            return None
+        swaps += (colour,)
+    return pool, swaps
 
 
 def splits(pool: Pool, helped_limit: int, helper_limit: int,
@@ -81,7 +83,7 @@ def splits(pool: Pool, helped_limit: int, helper_limit: int,
     """Every (helped Doctor's dice, helper's dice) from one pool (reading 6): at most the two
     limits, the Daleks' dice removed, as many dice as possible kept."""
     check_daleks(daleks)
-    total = max(0, min(sum(pool), helped_limit + helper_limit) - daleks)
+    total = dice_to_roll(sum(pool), helped_limit + helper_limit, daleks)
     found = []
     for helper_size in range(min(helper_limit, total) + 1):
         if total - helper_size > helped_limit:

@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from solver.commands import exact_text
-from solver.errors import InputError
 from solver.games.totd.changes import witness
 from solver.games.totd.keeps import Group
 from solver.games.totd.pools import builds, splits
 from solver.games.totd.rules import (
-    HELP_SIZES,
-    POOL_LIMIT,
+    ANY_ADVENTURE,
     SONIC_REROLL,
-    TIME_BREACH_LOSS,
     Adventure,
     Doctor,
     Game,
     Pool,
     Tools,
+    help_pools,
     need_text,
     parse_challenge,
+    pay_call,
     pool_text,
 )
-from solver.games.totd.solver import DISCARD, EITHER, SONIC, Option, Solver
+from solver.games.totd.solver import DISCARD, SONIC, Option, Solver
 from solver.tables import write_manifest, write_table
 
 
@@ -72,8 +71,7 @@ class Table:
 
     def unneeded(self, g: int) -> list[str]:
         """The faces of group g's dice that the Challenge does not need."""
-        return [f for f in self.faces(g)
-                if self.game.symbols.index(f) not in self.groups[g].die.symbols]
+        return [f for f in self.faces(g) if self.game.symbol(f) not in self.groups[g].die.symbols]
 
     def dice(self, g: int) -> list[list[str]]:
         """Group g's dice by reduced face: needed symbols up to the Challenge's count, then the
@@ -82,7 +80,7 @@ class Table:
         buckets: list[list[str]] = [[] for _ in die.symbols]
         surplus = []
         for face in self.faces(g):
-            symbol = self.game.symbols.index(face)
+            symbol = self.game.symbol(face)
             if symbol in die.symbols:
                 f = die.symbols.index(symbol)
                 (buckets[f] if len(buckets[f]) < die.caps[f] else surplus).append(face)
@@ -165,8 +163,8 @@ def _tool(game: Game, option: Option) -> str:
         return "a Black die"
     if action.kind == SONIC:
         return f"{SONIC_REROLL} Sonic tokens"
-    owner = " (either Doctor)" if action.icon[0] == EITHER else ""
-    return action.icon[1].text(game) + owner
+    holder = " (either Doctor)" if action.icon[0] == ANY_ADVENTURE else ""
+    return action.icon[1].text(game) + holder
 
 
 def _rerolled(solver: Solver, table: Table, option: Option) -> list[str]:
@@ -219,26 +217,14 @@ def build(game: Game, need: tuple[int, ...], added: Pool, focuses: tuple[tuple[i
 
 
 # ---- calling for help -------------------------------------------------------------------------
-def scenarios(time_breach: bool) -> list[tuple[str, int, int]]:
-    """(name, helped Doctor's pool limit, helper's) for alone and the two kinds of help."""
-    loss = TIME_BREACH_LOSS if time_breach else 0
-    return [("alone", POOL_LIMIT, 0),
-            ("help from afar", HELP_SIZES["afar"][0] - loss, HELP_SIZES["afar"][1]),
-            ("help at the location", HELP_SIZES["location"][0] - loss, HELP_SIZES["location"][1])]
-
-
 def call_for_help(adventure: Adventure, helper: Tools, time_breach: bool, daleks: int,
                   call_with_sonic: bool, exact: bool) -> dict:
     """P(Challenge met) alone, with help from afar and with help at the location, each with the
     best split of the helped Doctor's pool (reading 6) and optimal play by both Doctors."""
     me = adventure.doctors[0]
     results = []
-    for name, helped_limit, helper_limit in scenarios(time_breach):
-        tools = me.tools
-        if helper_limit and call_with_sonic:
-            if not tools.sonic:
-                raise InputError("--call-with-sonic: the helped Doctor has no Sonic token to pay")
-            tools = replace(tools, sonic=tools.sonic - 1)
+    for name, helped_limit, helper_limit in help_pools(time_breach):
+        tools = pay_call(me.tools) if helper_limit and call_with_sonic else me.tools
         ways = splits(me.pool, helped_limit, helper_limit, daleks)
         candidates = [adventure.with_doctors((Doctor(helped, tools),) + (
             (Doctor(helps, helper),) if helper_limit else ())) for helped, helps in ways]

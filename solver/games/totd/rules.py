@@ -1,9 +1,10 @@
-"""Doctor Who: Time of the Daleks, the Adventure's dice problem, as data and rules readings.
+"""Doctor Who: Time of the Daleks, the Adventure's dice problem: every rule of it, once.
 
 Numbers in docstrings refer to docs/rules.md (TotD). The dice (symbols, faces, supply) come from a
 data file a user may correct (`solver/games/totd/dice.json`); this module reads it and the
 player's description of a Challenge, a pool and the tools, and refuses what cannot be (one clear
-InputError) rather than guessing.
+InputError) rather than guessing. The solver, the re-roll plan, the simulator and the reports ask
+this module what a tool does, how many dice a pool holds and when a Challenge is met.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
+from itertools import product
 from pathlib import Path
 
 from solver.dice import Die
@@ -21,11 +23,14 @@ DATA_FILE = Path(__file__).resolve().parent / "dice.json"
 BLACK = "black"
 POOL_LIMIT = 8  # reading 3: discard down to eight dice
 MAX_SONIC = 5  # a TARDIS Console holds at most five Sonic Charge tokens
-SONIC_REROLL = 2  # reading 4: tokens to re-roll any one die
-SONIC_CHANGE = 3  # reading 4: tokens to set any one die to any symbol
-REROLL_KINDS = ("number", "any", "all")
+SONIC_REROLL = 2  # reading 4.2: tokens to re-roll any one die
+SONIC_REROLL_DICE = 1  # reading 4.2: the dice one Sonic re-roll throws again
+SONIC_CHANGE = 3  # reading 4.2: tokens to set any one die to any symbol
+NUMBER, ANY, ALL = "number", "any", "all"  # reading 4.1: the three kinds of Dice Re-roll icon
+ANY_ADVENTURE = -1  # reading 6: the holder of "Any Adventure" card tools, which either Doctor uses
 HELP_SIZES = {"afar": (7, 1), "location": (5, 3)}  # reading 6: (helped Doctor, helper)
 TIME_BREACH_LOSS = 1  # reading 6: the helped Doctor's pool is one die smaller
+CALL_COST = 1  # reading 6: the Sonic Charge tokens a call for help costs (--call-with-sonic)
 
 
 @dataclass(frozen=True)
@@ -56,17 +61,39 @@ class Game:
     def black(self) -> int:
         return self.colours.index(BLACK)
 
+    @cached_property
+    def face_symbols(self) -> tuple[tuple[int, ...], ...]:
+        """Per colour, the symbol (index) each face of its die shows, in the die's face order."""
+        return tuple(tuple(self.symbols.index(f) for f in die.faces) for die in self.dice)
+
+    def printed(self, colour: int) -> frozenset[int]:
+        """The symbols a colour's die prints (reading 1)."""
+        return frozenset(self.face_symbols[colour])
+
 
 @cache
 def load_game(path: str | None = None) -> Game:
-    """The dice from the shipped data file, or from a user's corrected copy."""
+    """The dice from the shipped data file, or from a user's corrected copy (reading 1)."""
     file = Path(path) if path else DATA_FILE
+    data = _read_json(file)
+    symbols, colours, supply, faces = _dice_fields(file, data)
+    _check_dice_fields(file, symbols, colours, supply)
+    dice = tuple(_die(file, colour, table, symbols) for colour, table in zip(colours, faces))
+    return Game(symbols, colours, dice, supply, str(data.get("source", "")))
+
+
+def _read_json(file: Path):
+    """The file's JSON, or one clear line saying why it cannot be read."""
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        return json.loads(file.read_text(encoding="utf-8"))
     except OSError as error:
         raise InputError(f"cannot read dice file {file}: {error.strerror}") from None
     except ValueError as error:
         raise InputError(f"dice file {file} is not valid JSON: {error}") from None
+
+
+def _dice_fields(file: Path, data) -> tuple[tuple[str, ...], tuple[str, ...], tuple, list]:
+    """The symbols, the colours (lower case), each colour's supply and face table, as written."""
     try:
         symbols = tuple(str(s) for s in data["symbols"])
         dice = data["dice"]
@@ -76,19 +103,26 @@ def load_game(path: str | None = None) -> Game:
     except (KeyError, TypeError):
         raise InputError(f"dice file {file} needs `symbols` and `dice`: colour -> "
                          f"{{supply, faces: {{symbol: weight}}}}") from None
+    return symbols, colours, supply, faces
+
+
+def _check_dice_fields(file: Path, symbols: tuple[str, ...], colours: tuple[str, ...],
+                       supply: tuple) -> None:
+    """Distinct symbols, distinct colours with Black among them, whole numbers of dice."""
     if len(set(s.lower() for s in symbols)) != len(symbols) or not symbols:
         raise InputError(f"dice file {file}: symbols must be distinct and not empty")
     if BLACK not in colours or len(set(colours)) != len(colours):
         raise InputError(f"dice file {file}: colours must be distinct and include {BLACK!r}")
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in supply):
         raise InputError(f"dice file {file}: each supply must be a whole number of dice")
-    built = []
-    for colour, table in zip(colours, faces):
-        if not isinstance(table, dict) or any(f not in symbols for f in table):
-            raise InputError(f"dice file {file}: the {colour} faces must be a table of "
-                             f"symbol -> weight over {', '.join(symbols)}")
-        built.append(Die(colour, tuple(table), tuple(table.values())))
-    return Game(symbols, colours, tuple(built), supply, str(data.get("source", "")))
+
+
+def _die(file: Path, colour: str, table, symbols: tuple[str, ...]) -> Die:
+    """A colour's die from its face table (symbol -> weight), every face a known symbol."""
+    if not isinstance(table, dict) or any(f not in symbols for f in table):
+        raise InputError(f"dice file {file}: the {colour} faces must be a table of "
+                         f"symbol -> weight over {', '.join(symbols)}")
+    return Die(colour, tuple(table), tuple(table.values()))
 
 
 # ---- what the player holds ------------------------------------------------------------------
@@ -96,22 +130,53 @@ Pool = tuple[int, ...]
 """How many dice of each colour, in the game's colour order."""
 
 
+def reroll_sizes(kind: str, count: int, dice: int) -> range:
+    """Reading 4.1: how many of a colour's `dice` a Dice Re-roll icon throws again. NUMBER: "up
+    to that number" (at least one); ANY: "any or all"; ALL: "all (but not anything less)"."""
+    if kind == NUMBER:
+        return range(1, min(count, dice) + 1)
+    if kind == ANY:
+        return range(1, dice + 1)
+    return range(dice, dice + 1)
+
+
+def sonic_reroll_sizes(dice: int) -> range:
+    """Reading 4.2: 2 Sonic Charge tokens re-roll any one die (here of a group of `dice`)."""
+    return reroll_sizes(NUMBER, SONIC_REROLL_DICE, dice)
+
+
+def sonic_changes(tokens: int) -> int:
+    """Reading 4.2: how many dice a Doctor's `tokens` Sonic Charge tokens can set to any
+    symbol (3 tokens a die)."""
+    return tokens // SONIC_CHANGE
+
+
+def may_use(holder: int, doctor: int) -> bool:
+    """Reading 6: a Doctor uses their own tools on their own dice, and the Any Adventure card
+    tools (held by ANY_ADVENTURE) on either Doctor's."""
+    return holder in (ANY_ADVENTURE, doctor)
+
+
 @dataclass(frozen=True, order=True)
 class Reroll:
-    """A Dice Re-roll icon (reading 4): up to `count` dice ("number"), any or all of a colour."""
+    """A Dice Re-roll icon (reading 4.1): up to `count` dice (NUMBER), ANY or ALL of a colour."""
 
     kind: str
     colour: int
     count: int = 0
 
+    def sizes(self, dice: int) -> range:
+        """How many of the colour's `dice` the icon throws again."""
+        return reroll_sizes(self.kind, self.count, dice)
+
     def text(self, game: Game) -> str:
-        amount = str(self.count) if self.kind == "number" else self.kind
+        amount = str(self.count) if self.kind == NUMBER else self.kind
         return f"{amount} {game.colours[self.colour]}"
 
 
 @dataclass(frozen=True, order=True)
 class Change:
-    """A Dice Change Face icon (reading 4): one die of the colour to the symbol."""
+    """A Dice Change Face icon (reading 4.4): one die of the colour to the symbol."""
 
     colour: int
     symbol: int
@@ -163,20 +228,98 @@ class Adventure:
                                       for c in range(len(self.game.colours))))
         if self.shared.sonic:
             raise InputError("Sonic Charge tokens belong to a Doctor, not to an Any Adventure card")
-        if self.printed_faces:
-            for change in self.all_changes:
-                die = self.game.dice[change.colour]
-                if self.game.symbols[change.symbol] not in die.faces:
+        for _, tools in self.toolkits():
+            for change in tools.changes:
+                if change.symbol not in self.change_symbols(change.colour):
                     raise InputError(f"change {change.text(self.game)}: the "
-                                     f"{die.name} die has no {self.game.symbols[change.symbol]} "
-                                     f"face (--printed-faces)")
+                                     f"{self.game.dice[change.colour].name} die has no "
+                                     f"{self.game.symbols[change.symbol]} face (--printed-faces)")
 
-    @property
-    def all_changes(self) -> tuple[Change, ...]:
-        return self.shared.changes + tuple(c for d in self.doctors for c in d.tools.changes)
+    def toolkits(self) -> tuple[tuple[int, Tools], ...]:
+        """Who holds which tools (reading 6): the Any Adventure card tools (ANY_ADVENTURE), then
+        each Doctor's, by the Doctor's index."""
+        return ((ANY_ADVENTURE, self.shared), *enumerate(d.tools for d in self.doctors))
+
+    def change_symbols(self, colour: int) -> frozenset[int]:
+        """The symbols a change may set a die of this colour to: any symbol (reading 4.2), or
+        with --printed-faces only the faces its die prints."""
+        if self.printed_faces:
+            return self.game.printed(colour)
+        return frozenset(range(len(self.game.symbols)))
 
     def with_doctors(self, doctors: tuple[Doctor, ...]) -> Adventure:
         return replace(self, doctors=doctors)
+
+
+# ---- building the pool and calling for help ---------------------------------------------------
+def focus(game: Game, pool: Pool, colour: int) -> Pool | None:
+    """Reading 3: a Dice Focus icon exchanges one Black die of the pool for a die of its colour,
+    if a Black die is left and the supply has one of that colour (None when it cannot)."""
+    if pool[game.black] == 0 or pool[colour] >= game.supply[colour]:
+        return None
+    return tuple(n - (c == game.black) + (c == colour) for c, n in enumerate(pool))
+
+
+def check_daleks(daleks: int) -> None:
+    """Reading 3: Dalek markers are counted (one die each is Exterminated)."""
+    if daleks < 0:
+        raise InputError(f"the number of Daleks cannot be negative ({daleks})")
+
+
+def dice_to_roll(gathered: int, limit: int, daleks: int) -> int:
+    """Readings 3 and 6: how many of `gathered` dice are rolled: discard down to the pool
+    limit, then Exterminate one more die per Dalek marker."""
+    return max(0, min(gathered, limit) - daleks)
+
+
+def help_pools(time_breach: bool) -> list[tuple[str, int, int]]:
+    """Reading 6: (case, the helped Doctor's pool limit, the helper's) alone, with help from
+    afar and with help at the location; Time-Breach takes a die from the helped Doctor's."""
+    loss = TIME_BREACH_LOSS if time_breach else 0
+    return [("alone", POOL_LIMIT, 0),
+            ("help from afar", HELP_SIZES["afar"][0] - loss, HELP_SIZES["afar"][1]),
+            ("help at the location", HELP_SIZES["location"][0] - loss, HELP_SIZES["location"][1])]
+
+
+def pay_call(tools: Tools) -> Tools:
+    """Reading 6: the helped Doctor's tools after paying the call for help with Sonic tokens."""
+    if tools.sonic < CALL_COST:
+        raise InputError("--call-with-sonic: the helped Doctor has no Sonic token to pay")
+    return replace(tools, sonic=tools.sonic - CALL_COST)
+
+
+# ---- a Challenge met --------------------------------------------------------------------------
+def challenge_met(need: tuple[int, ...], dice: tuple[tuple[int, ...], ...],
+                  changes: tuple[Change, ...], sonic: int) -> bool:
+    """Readings 2 and 8 for one Doctor's dice (per colour, the symbols shown): met when some use
+    of the face-change icons (each on one die of its colour) and of `sonic` 3-token changes (any
+    die, any symbol) fills every slot. Icons are tried on every die they may change; 3-token
+    changes go to dice that fill no slot."""
+    targets = [[None, *sorted(set(dice[c.colour]))] for c in changes]
+    for choice in product(*targets):
+        counts = [0] * len(need)
+        for shown in dice:
+            for symbol in shown:
+                counts[symbol] += 1
+        for change, shown in zip(changes, choice):
+            if shown is not None:
+                counts[shown] -= 1
+                counts[change.symbol] += 1
+        if any(c < 0 for c in counts):  # one icon per die: not enough dice showing it
+            continue
+        if _slots_left(need, counts) <= min(sonic, _spare(need, counts)):
+            return True
+    return False
+
+
+def _slots_left(need: tuple[int, ...], counts: list[int]) -> int:
+    """Reading 2: the slots of the Challenge no die fills (each die fills one, of its symbol)."""
+    return sum(max(n - c, 0) for n, c in zip(need, counts))
+
+
+def _spare(need: tuple[int, ...], counts: list[int]) -> int:
+    """Reading 2: the dice that fill no slot (symbols not needed, or more than needed)."""
+    return sum(counts) - sum(min(n, c) for n, c in zip(need, counts))
 
 
 # ---- reading the player's words ---------------------------------------------------------------
@@ -228,12 +371,12 @@ def parse_pool(game: Game, text: str) -> Pool:
     return tuple(pool)
 
 
-def check_pool_size(game: Game, pool: Pool, limit: int = POOL_LIMIT) -> Pool:
-    """Reading 3: a pool holds 1 to `limit` dice (and no more than the supply)."""
+def check_pool_size(game: Game, pool: Pool) -> Pool:
+    """Reading 3: a pool holds 1 to 8 dice (and no more than the supply)."""
     if not any(pool):
         raise InputError("the pool has no dice")
-    if sum(pool) > limit:
-        raise InputError(f"a dice pool holds at most {limit} dice, not {sum(pool)} "
+    if sum(pool) > POOL_LIMIT:
+        raise InputError(f"a dice pool holds at most {POOL_LIMIT} dice, not {sum(pool)} "
                          f"(use `totd build` to choose which to discard)")
     check_supply(game, pool)
     return pool
@@ -256,8 +399,8 @@ def parse_reroll(game: Game, text: str) -> Reroll:
                          f"or \"all red\")")
     amount, colour = words
     if amount.isdigit() and int(amount) >= 1:
-        return Reroll("number", game.colour(colour), int(amount))
-    if amount in ("any", "all"):
+        return Reroll(NUMBER, game.colour(colour), int(amount))
+    if amount in (ANY, ALL):
         return Reroll(amount, game.colour(colour))
     raise InputError(f"cannot read the re-roll {text!r}: the amount is a number of dice (1 or "
                      f"more), any or all")
@@ -272,10 +415,26 @@ def parse_change(game: Game, text: str) -> Change:
     return Change(game.colour(colour), game.symbol(symbol))
 
 
+def parse_focus(game: Game, text: str) -> tuple[int, ...]:
+    """A Dice Focus icon (reading 3): one colour ("blue") or a split icon ("green/blue")."""
+    colours = tuple(game.colour(c) for c in text.split("/"))
+    if game.black in colours:
+        raise InputError(f"a Focus icon swaps a Black die for a coloured one, not {text!r}")
+    return colours
+
+
 def make_tools(game: Game, sonic: int, rerolls: tuple[str, ...] = (),
                changes: tuple[str, ...] = ()) -> Tools:
     return Tools(sonic, tuple(parse_reroll(game, r) for r in rerolls),
                  tuple(parse_change(game, c) for c in changes))
+
+
+def solo_adventure(game: Game, need: str, pool: Pool, sonic: int, rerolls: tuple[str, ...],
+                   changes: tuple[str, ...], printed_faces: bool = False) -> Adventure:
+    """One Doctor's Adventure, without help: a pool of 1 to 8 dice, the Doctor's tools and the
+    Challenge, in the player's words."""
+    doctor = Doctor(check_pool_size(game, pool), make_tools(game, sonic, rerolls, changes))
+    return Adventure(game, parse_challenge(game, need), (doctor,), printed_faces=printed_faces)
 
 
 def parse_showing(game: Game, text: str) -> tuple[Pool, tuple[tuple[int, ...], ...]]:

@@ -2,14 +2,14 @@
 
 A position is the faces showing on every die and the tools left. Positions with the same tools
 (and so the same dice) form a layer; a layer's values are one array with an axis per group of
-dice (a Doctor's dice of one colour), indexed by the group's canonical state (totd_keeps). Every
+dice (a Doctor's dice of one colour), indexed by the group's canonical state (keeps.py). Every
 action uses up a tool (a re-roll icon, 2 Sonic tokens or a Black die), so layers form an acyclic
 graph and each layer's array is the best, per position, of stopping and of each action, computed
 from the arrays of the layers the actions lead to.
 
 Face changes are not actions here: using one before more re-rolls is never better than keeping
 it for the moment the player stops (docs/rules.md, TotD reading 7), so they are part of the stop
-test (totd_changes). The brute force in the tests plays them as explicit actions in any order.
+test (changes.py). The brute force in the tests plays them as explicit actions in any order.
 
 The same code computes float64 probabilities or exact ones: exact values are Python integers
 over one denominator per layer (a power of the dice's weight totals), so no Fraction arithmetic
@@ -27,25 +27,24 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.games.totd.changes import ChangeNode, change_networks, success_grid
-from solver.games.totd.keeps import (
-    RANGES,
-    Group,
-    Keeps,
-    keeps_for,
-    padded_choices,
-    reduce_die,
+from solver.games.totd.keeps import Group, Keeps, keeps_for, padded_choices, reduce_die
+from solver.games.totd.rules import (
+    SONIC_REROLL,
+    Adventure,
+    Reroll,
+    may_use,
+    sonic_changes,
+    sonic_reroll_sizes,
 )
-from solver.games.totd.rules import SONIC_CHANGE, SONIC_REROLL, Adventure, Reroll
 
-STOP, REROLL, SONIC, DISCARD = "stop", "reroll", "sonic", "discard"
-EITHER = -1  # the owner of an "Any Adventure" tool: either Doctor may use it
+REROLL, SONIC, DISCARD = "reroll", "sonic", "discard"
 INT64_MAX = 2 ** 63 - 1
 
 
 @dataclass(frozen=True)
 class Layer:
     """The tools left: Black dice (each can be discarded to re-roll), Sonic tokens, and unused
-    re-roll icons (owner, icon), per Doctor."""
+    re-roll icons (holder, icon: rules.Adventure.toolkits), per Doctor."""
 
     blacks: tuple[int, ...]
     tokens: tuple[int, ...]
@@ -63,12 +62,11 @@ class Action:
     icon: tuple[int, Reroll] | None
     after: Layer
 
-    @property
-    def choice(self) -> tuple[str, int]:
-        """Which keeps the action allows (see totd_keeps.padded_choices)."""
+    def sizes(self, dice: int) -> range:
+        """How many of the group's `dice` the re-roll throws again (reading 4)."""
         if self.kind == SONIC:
-            return "one", 0
-        return self.icon[1].kind, self.icon[1].count
+            return sonic_reroll_sizes(dice)
+        return self.icon[1].sizes(dice)
 
 
 @dataclass(frozen=True)
@@ -121,12 +119,10 @@ class Solver:
         self.numbers = Numbers(exact)
         game = adventure.game
         self.groups = tuple(
-            Group(d, c, reduce_die(tuple(game.symbols.index(f) for f in game.dice[c].faces),
-                                   game.dice[c].weights, adventure.need))
+            Group(d, c, reduce_die(game.face_symbols[c], game.dice[c].weights, adventure.need))
             for d, doctor in enumerate(adventure.doctors)
             for c in range(len(game.colours)) if doctor.pool[c])
-        rerolls = [(EITHER, r) for r in adventure.shared.rerolls]
-        rerolls += [(d, r) for d, doc in enumerate(adventure.doctors) for r in doc.tools.rerolls]
+        rerolls = [(holder, r) for holder, tools in adventure.toolkits() for r in tools.rerolls]
         self.start = Layer(tuple(doc.pool[game.black] for doc in adventure.doctors),
                            tuple(doc.tools.sonic for doc in adventure.doctors),
                            tuple(sorted(rerolls)))
@@ -152,14 +148,14 @@ class Solver:
     def actions(self, layer: Layer) -> list[Action]:
         """Every move from a layer (each distinct icon once; an either-Doctor icon per Doctor)."""
         moves = []
-        for i, (owner, icon) in enumerate(layer.rerolls):
-            if (owner, icon) in layer.rerolls[:i]:
+        for i, (holder, icon) in enumerate(layer.rerolls):
+            if (holder, icon) in layer.rerolls[:i]:
                 continue
             after = replace(layer, rerolls=layer.rerolls[:i] + layer.rerolls[i + 1:])
-            for d in range(len(self.adventure.doctors)) if owner == EITHER else (owner,):
+            for d in (d for d in range(len(self.adventure.doctors)) if may_use(holder, d)):
                 g = self.group_of(d, icon.colour)
                 if g is not None and self.dice(layer, g):
-                    moves.append(Action(REROLL, d, g, (owner, icon), after))
+                    moves.append(Action(REROLL, d, g, (holder, icon), after))
         for d, tokens in enumerate(layer.tokens):
             if tokens >= SONIC_REROLL:
                 after = replace(layer, tokens=_minus(layer.tokens, d, SONIC_REROLL))
@@ -174,7 +170,7 @@ class Solver:
     def stop(self, layer: Layer) -> np.ndarray:
         """True where stopping (and making the best changes still in hand) meets the
         Challenge."""
-        key = (layer.blacks, tuple(t // SONIC_CHANGE for t in layer.tokens))
+        key = (layer.blacks, tuple(sonic_changes(t) for t in layer.tokens))
         if key not in self._stops:
             counts = [self.keeps(layer, g).counts for g in range(len(self.groups))]
             self._stops[key] = success_grid(counts, self.groups, self.adventure.need,
@@ -182,9 +178,9 @@ class Solver:
         return self._stops[key]
 
     def networks(self, layer: Layer) -> list[tuple[ChangeNode, ...]]:
-        """The changes in hand when stopping in this layer (totd_changes.change_networks)."""
+        """The changes in hand when stopping in this layer (changes.change_networks)."""
         return change_networks(self.adventure, self.groups,
-                               tuple(t // SONIC_CHANGE for t in layer.tokens))
+                               tuple(sonic_changes(t) for t in layer.tokens))
 
     def value(self, layer: Layer) -> Values:
         """The value of every position of a layer under optimal play."""
@@ -196,7 +192,8 @@ class Solver:
                     continue
                 keep_values, den = self.after_keeping(action)
                 keeps = self.keeps(layer, action.group)
-                best = keep_values[padded_choices(keeps, *action.choice) - keeps.states].max(axis=1)
+                best = keep_values[padded_choices(keeps, action.sizes(keeps.n))
+                                   - keeps.states].max(axis=1)
                 candidates.append((np.moveaxis(best, 0, action.group), den))
             stop = self.stop(layer)
             if not candidates:
@@ -211,11 +208,9 @@ class Solver:
         every state of the other groups (the group's keeps on axis 0, from `keeps.states`)."""
         values, den = self.value(action.after)
         keeps = self.keeps(action.after, action.group)
-        kind, count = action.choice
-        lowest = {"number": keeps.n - count, "one": keeps.n - 1}.get(kind, 0)
-        lowest = max(lowest, 0)
-        highest = lowest if kind == "all" else keeps.n - 1
-        return self.reroll(np.moveaxis(values, action.group, 0), den, keeps, lowest, highest)
+        rerolled = action.sizes(keeps.n)  # keeps of n - max(rerolled) to n - min(rerolled) dice
+        return self.reroll(np.moveaxis(values, action.group, 0), den, keeps,
+                           keeps.n - rerolled[-1], keeps.n - rerolled[0])
 
     def after_discard(self, action: Action) -> Values:
         """The value of a fresh roll of the Doctor's remaining dice (size-1 axes for them)."""
@@ -288,8 +283,8 @@ class Solver:
         for g, group in enumerate(self.groups):
             die = game.dice[group.colour]
             reduced = [0] * len(group.die.symbols)
-            for face, count in zip(die.faces, showing[group.doctor][group.colour]):
-                symbol = game.symbols.index(face)
+            for symbol, count in zip(game.face_symbols[group.colour],
+                                     showing[group.doctor][group.colour]):
                 reduced[group.die.symbols.index(symbol) if symbol in group.die.symbols
                         else -1] += count
             if sum(reduced) != self.dice(self.start, g):
@@ -327,7 +322,7 @@ class Solver:
             rest = state[:action.group] + state[action.group + 1:]
             keeps = self.keeps(self.start, action.group)
             showing_here = counts[action.group]
-            sizes = RANGES[action.choice[0]](keeps.n, action.choice[1])
+            sizes = action.sizes(keeps.n)
             seen = set()
             for rerolled in sorted(product(*(range(c + 1) for c in showing_here)), key=sum):
                 keep = keeps.canonical(tuple(a - b for a, b in zip(showing_here, rerolled)))

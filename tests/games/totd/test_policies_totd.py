@@ -1,5 +1,5 @@
-"""Time of the Daleks, the plan "re-roll every die that is not needed" (solver/games/
-totd_policies.py), evaluated exactly by its own recursion: against a hand computation, against
+"""Time of the Daleks, the plan "re-roll every die that is not needed"
+(solver/games/totd/policies.py), evaluated exactly by its own recursion: against a hand computation, against
 the optimal solver where the plan has nothing to re-roll with (so both only stop: this checks
 the plan's stop test, face-change chains included), against the solver's chance that the first
 roll passes the stop test, and never above optimal play."""
@@ -12,7 +12,7 @@ import pytest
 
 from solver.dice import roll
 from solver.errors import InputError
-from solver.games.totd.policies import PLAN, Plan, parse_policy
+from solver.games.totd.policies import OPTIMAL_PLAY, REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.rules import (
     Adventure,
     Doctor,
@@ -86,7 +86,11 @@ def test_rolls_are_the_dice_distribution() -> None:
 
 
 def test_names_and_scope() -> None:
-    assert parse_policy("Re-roll every die that is not needed") == PLAN
+    assert parse_policy("Re-roll every die that is not needed") == REROLL_UNNEEDED
+    assert parse_policy("win") == OPTIMAL_PLAY
+    for policy in (REROLL_UNNEEDED, OPTIMAL_PLAY):  # the canonical name reads back
+        assert parse_policy(policy.name) == policy
+    assert REROLL_UNNEEDED.name == "reroll-unneeded" and OPTIMAL_PLAY.name == "optimal"
     with pytest.raises(InputError):
         parse_policy("pray")
     helped = Adventure(GAME, parse_challenge(GAME, "Science"),

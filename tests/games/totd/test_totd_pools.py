@@ -15,13 +15,15 @@ import pytest
 from test_totd_bruteforce import BruteForce
 
 from solver.games.totd import report as totd_report
-from solver.games.totd.pools import builds, parse_focus, splits
+from solver.games.totd import rules
+from solver.games.totd.pools import builds, splits
 from solver.games.totd.rules import (
     Adventure,
     Doctor,
     load_game,
     make_tools,
     parse_challenge,
+    parse_focus,
     parse_pool,
 )
 
@@ -109,8 +111,8 @@ def test_splits_are_every_split_the_rules_allow(pool: str, helped: int, helper: 
 def test_help_report_is_the_best_split_by_brute_force(monkeypatch) -> None:
     """Tiny limits so that the brute force can play every split: alone 2 dice, help from afar
     1 + 1, help at the location 1 + 2."""
-    monkeypatch.setattr(totd_report, "POOL_LIMIT", 2)
-    monkeypatch.setattr(totd_report, "HELP_SIZES", {"afar": (1, 1), "location": (1, 2)})
+    monkeypatch.setattr(rules, "POOL_LIMIT", 2)
+    monkeypatch.setattr(rules, "HELP_SIZES", {"afar": (1, 1), "location": (1, 2)})
     need = parse_challenge(GAME, "Science, Cunning")
     me = Doctor(parse_pool(GAME, "black=2 blue=1"), make_tools(GAME, 2, ("1 black",)))
     helper = make_tools(GAME, 0, ("all blue",))
