@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLVE = """
 import json, sys, time
 from fractions import Fraction
-from solver.games.strike.rules import Strike
+from solver.games.strike.model import Strike
 from solver.engine.cyclic import solve
 players, dice, scoring, exact = json.loads(sys.argv[1])
 start = time.perf_counter()
@@ -35,8 +35,8 @@ row = solution.values(game.start())
 print(json.dumps({"seconds": seconds, "phases": solution.seconds, "positions": solution.graph.size,
                   "components": solution.components, "iterations": solution.iterations,
                   "residual": solution.residual,
-                  "seats": [float(-v if scoring == "points" else v)
-                            for v in row[:game.players]]}))
+                  "seats": [float(-row[m] if scoring == "points" else row[m])
+                            for m in map(game.layout.objective, range(game.players))]}))
 """
 
 CASES = [  # (name, players, dice, scoring, exact, target seconds)

@@ -82,13 +82,13 @@ def simulate(players, edition, dice, hit, miss, policy, opponent, never_hit, cou
     game = duel_of(players, edition, dice, hit, miss, policy, opponent)
     rng = generator(seed)
     comment = run_command("strike", players=players, dice=game.dice, hit=exact_text(game.hit),
-                       miss=exact_text(game.miss), policy=game.policies[0],
-                       duel=game.policies[-1], n=count, seed=seed,
+                       miss=exact_text(game.miss), policy=game.policies[0].name,
+                       duel=game.policies[-1].name, n=count, seed=seed,
                        never_hit=never_hit or None)
     moves = Moves(game, solve_duel(game)) if OPTIMAL in game.policies else None
     (winner, stock), seconds = timed(strike_games, game, moves, count, rng,
                                       hit=0.0 if never_hit else None)
-    summary = {"unit": "game", "policies": list(game.policies), "seconds": seconds,
+    summary = {"unit": "game", "policies": [p.name for p in game.policies], "seconds": seconds,
                "wins": [int((winner == s).sum()) for s in range(players)],
                "samples": count, "seed": seed}
     finish_run(out, comment, ["winner", "winner_stock"], [(winner + 1).tolist(), stock.tolist()],
@@ -107,16 +107,17 @@ def verify(players, edition, dice, hit, miss, policy, opponent, exact, samples, 
         raise InputError("decision logs are read for Dalek Dice and Pig only")
     game = duel_of(players, edition, dice, hit, miss, policy, opponent)
     solution = solve_duel(game, exact=exact)
-    seats = ", ".join(f"seat {s + 1} {p}" for s, p in enumerate(game.policies))
+    seats = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(game.policies))
     chances = ", ".join(f"{float(p):.6f}" for p in win_chances(game, solution))
     title = (f"Strike, {players} players, {game.dice} dice each, hit {exact_text(game.hit)}, "
              f"miss {exact_text(game.miss)} ({seats}; P(win) {chances})")
-    labels = [f"{w + 1}:{k}" for w in range(players) for k in range(game.stocks)]
+    stocks = range(game.layout.stocks)
+    labels = [f"{w + 1}:{k}" for w in range(players) for k in stocks]  # as Metrics.outcome
 
     def read(path: str) -> np.ndarray:
         winner = read_outcomes(path, "winner", [str(w + 1) for w in range(players)])
-        stock = read_outcomes(path, "winner_stock", [str(k) for k in range(game.stocks)])
-        return winner * game.stocks + stock
+        stock = read_outcomes(path, "winner_stock", [str(k) for k in stocks])
+        return game.layout.outcome(winner, stock)
 
     outcome_verdict(title, "winner:stock", labels, outcome_chances(game, solution), None, samples,
               alpha, test, top, as_json, read)

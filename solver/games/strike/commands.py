@@ -18,13 +18,13 @@ from solver.commands import (
 from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike import report as strike_report
+from solver.games.strike.model import Strike
 from solver.games.strike.rules import (
     DEFAULT_EDITION,
     DEFAULT_HIT,
     DEFAULT_MISS,
     EDITIONS,
     SCORINGS,
-    Strike,
     dice_per_player,
 )
 

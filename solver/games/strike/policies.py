@@ -15,25 +15,27 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.engine.cyclic import Solution, Terminal, solve
+from solver.engine.cyclic import Solution, solve
 from solver.engine.local import Choices
 from solver.errors import InputError
-from solver.games.strike.rules import (
-    MID,
-    NUMBERS,
-    SETUP,
-    Arena,
-    Position,
-    Strike,
-    canonical,
-    representative,
-)
-
-STOP, OPTIMAL = "stop", "optimal"
+from solver.games.strike.model import MID, SETUP, Metrics, Strike
+from solver.games.strike.rules import LABELS
+from solver.games.strike.throws import Arena, canonical, representative
 
 
-def parse_policy(text: str) -> str:
-    """"stop" (stop as soon as allowed) or "optimal" (alias "win")."""
+@dataclass(frozen=True)
+class StrikePolicy:
+    """A seat's way to play, by its canonical name: "stop" (stop after every throw that lets
+    it, place a new number at setup) or "optimal" (the best response to the other seats)."""
+
+    name: str
+
+
+STOP, OPTIMAL = StrikePolicy("stop"), StrikePolicy("optimal")
+
+
+def parse_policy(text: str) -> StrikePolicy:
+    """"stop" (alias "stop as soon as allowed") or "optimal" (alias "win")."""
     words = " ".join(text.lower().split())
     if words in ("optimal", "win"):
         return OPTIMAL
@@ -47,7 +49,7 @@ def stop_placement(arena: Arena) -> int:
     """The "stop" policy's setup placement: the lowest number not yet in the arena (a new
     number gives the first thrower no pair); with all five shown, the lowest number."""
     shown = set(representative(arena))
-    return next((n for n in range(1, NUMBERS + 1) if n not in shown), 1)
+    return next((n for n in LABELS if n not in shown), LABELS[0])
 
 
 @dataclass
@@ -55,14 +57,13 @@ class StrikeDuel(Strike):
     """Strike where seat i plays `policies[i]`: "stop" stops after every throw that lets it and
     places `stop_placement`; "optimal" seats best-respond to the others.
 
-    Win scoring only. Beside each seat's P(win) (metrics 0..players-1, the objectives), the
-    metrics carry the joint distribution of the game's outcome: metric players + w (dice + 1)
-    + k is P(seat w wins holding k dice in stock), which `verify strike` compares samples with
-    (a finer outcome than the winner alone, so fewer games show a wrong simulator)."""
+    Win scoring only. Beside each seat's P(win) (the objectives), the metrics carry the joint
+    distribution of the game's outcome: P(seat w wins holding k dice in stock) (`Metrics.outcome`),
+    which `verify strike` compares samples with (a finer outcome than the winner alone, so fewer
+    games show a wrong simulator)."""
 
-    policies: tuple[str, ...] = (OPTIMAL, OPTIMAL)
+    policies: tuple[StrikePolicy, ...] = (OPTIMAL, OPTIMAL)
     _fixed: dict[tuple, Choices] = field(default_factory=dict, repr=False)
-    _ends: dict[tuple[int, int], Terminal] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -70,21 +71,7 @@ class StrikeDuel(Strike):
             raise InputError(f"{len(self.policies)} policies for {self.players} players")
         if self.scoring != "win":
             raise InputError("policies are compared by their chance to win (win scoring)")
-        self.stocks = self.total + 1  # a winner holds 0..total dice
-        self.metrics = self.players * (1 + self.stocks)
-
-    def end_turn(self, mover: int, stocks: tuple[int, ...], arena: Arena,
-                 points: tuple[int, ...]) -> Position | Terminal:
-        after = super().end_turn(mover, stocks, arena, points)
-        if not isinstance(after, Terminal):
-            return after
-        winner = next(seat for seat, stock in enumerate(stocks) if stock)
-        key = (winner, stocks[winner])
-        if key not in self._ends:  # one object per payoff: the engine tells them by identity
-            outcome = [Fraction(0)] * (self.players * self.stocks)
-            outcome[winner * self.stocks + stocks[winner]] = Fraction(1)
-            self._ends[key] = Terminal((*after.values, *outcome))
-        return self._ends[key]
+        self.layout = Metrics(self.players, stocks=self.total + 1)  # a winner holds 0..total
 
     def local(self, position: Hashable) -> Choices:
         mover, _, arena, phase, _ = position
@@ -110,12 +97,14 @@ def solve_duel(game: StrikeDuel, exact: bool = False) -> Solution:
 
 def win_chances(game: StrikeDuel, solution: Solution) -> list:
     """Each seat's probability of winning from the start (exact when solved so)."""
-    return _start_values(game, solution)[:game.players]
+    values = _start_values(game, solution)
+    return [values[game.layout.win(seat)] for seat in range(game.players)]
 
 
 def outcome_chances(game: StrikeDuel, solution: Solution) -> list:
-    """P(seat w wins holding k dice) from the start, w-major: index w (total + 1) + k."""
-    return _start_values(game, solution)[game.players:]
+    """P(seat w wins holding k dice) from the start, in the order of `Metrics.outcome`."""
+    values = _start_values(game, solution)
+    return [values[row] for row in game.layout.outcome_rows]
 
 
 def _start_values(game: StrikeDuel, solution: Solution) -> list:
@@ -143,7 +132,7 @@ class Moves:
     def placement(self, position: Hashable, numbers: list[int]) -> int:
         """The number to place: the lowest one making the arena the solution chooses."""
         after = self.game.placements(position[2])[1][self.option(position)]
-        return next(n for n in range(1, NUMBERS + 1) if canonical([*numbers, n]) == after)
+        return next(n for n in LABELS if canonical([*numbers, n]) == after)
 
     def throws_again(self, position: Hashable) -> bool:
         return self.option(position) != 0

@@ -13,7 +13,7 @@ import numpy as np
 
 from solver.engine.cyclic import Solution, solve
 from solver.formatting import exact_text
-from solver.games.strike.rules import (
+from solver.games.strike.model import (
     MID,
     PHASE_NAMES,
     SETUP,
@@ -21,8 +21,8 @@ from solver.games.strike.rules import (
     Position,
     Strike,
     placement_options,
-    representative,
 )
+from solver.games.strike.throws import representative
 from solver.tables import write_manifest, write_table
 
 SWEEP_HITS = tuple(Fraction(n, d) for n, d in
@@ -45,20 +45,22 @@ def seat_values(game: Strike, solution: Solution, position: Position, exact: boo
     """Each seat's value at a position: P(win), and expected points under points scoring."""
     row = solution.values(position)
     exact_row = solution.exact_values(position) if exact else None
-    n = game.players
+    metric = game.layout
     seats = []
-    for seat in range(n):
+    for seat in range(game.players):
+        win = metric.win(seat)
         if game.scoring == "win":
-            entry: dict = {"seat": seat + 1, "value": float(row[seat]), "p_win": float(row[seat])}
+            entry: dict = {"seat": seat + 1, "value": float(row[win]), "p_win": float(row[win])}
             if exact_row is not None:
-                entry["value_exact"] = entry["p_win_exact"] = exact_text(exact_row[seat])
+                entry["value_exact"] = entry["p_win_exact"] = exact_text(exact_row[win])
         else:
-            entry = {"seat": seat + 1, "value": -float(row[seat]),
-                     "expected_points": -float(row[seat]), "p_win": float(row[n + seat])}
+            points = metric.points(seat)
+            entry = {"seat": seat + 1, "value": -float(row[points]),
+                     "expected_points": -float(row[points]), "p_win": float(row[win])}
             if exact_row is not None:
                 entry["value_exact"] = entry["expected_points_exact"] = \
-                    exact_text(-exact_row[seat])
-                entry["p_win_exact"] = exact_text(exact_row[n + seat])
+                    exact_text(-exact_row[points])
+                entry["p_win_exact"] = exact_text(exact_row[win])
         seats.append(entry)
     return seats
 
@@ -174,7 +176,8 @@ def _policy_rows(game: Strike, solution: Solution) -> list[tuple]:
             stop, throw = repr(float(floats[0])), repr(float(floats[1]))
         rows.append((position.mover + 1, *position.stocks, " ".join(map(str, numbers)),
                      PHASE_NAMES[position.phase], options[best][0],
-                     *(repr(float(values[s])) for s in range(game.players)), stop, throw))
+                     *(repr(float(values[game.layout.win(s)])) for s in range(game.players)),
+                     stop, throw))
     return rows
 
 
@@ -195,13 +198,14 @@ def write_tables(out: Path, command: str, game: Strike | None = None,
         swept = Strike(game.players, game.dice, hit, game.miss)
         result = solve(swept, swept.start())
         same, different = second_placement(swept, result)
-        sweep.append((exact_text(hit), repr(float(result.values(swept.start())[0])),
-                      repr(different), repr(same), result.graph.size, f"{result.residual:.1e}"))
+        first = result.values(swept.start())[swept.layout.win(0)]
+        sweep.append((exact_text(hit), repr(float(first)), repr(different), repr(same),
+                      result.graph.size, f"{result.residual:.1e}"))
     files += write_table(out, "hit_sweep", ["hit", "p_win_seat1", "seat2_p_win_if_different",
                                              "seat2_p_win_if_same", "positions", "residual"],
                          sweep)
     summary = {"positions": solution.graph.size,
-               "p_win_seat1": float(solution.values(game.start())[0]),
+               "p_win_seat1": float(solution.values(game.start())[game.layout.win(0)]),
                "residual": solution.residual,
                "sweep_hits": [exact_text(h) for h in hits]}
     return write_manifest(out, files, command, parameters(game), summary), summary

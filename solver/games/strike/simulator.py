@@ -1,25 +1,22 @@
-"""Strike played by its rules with seeded dice, one game at a time (docs/rules.md, "Strike")."""
+"""Strike played by its rules (rules.py) with seeded dice, one game at a time, with labelled dice
+as players see them."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.games.strike.policies import STOP as STRIKE_STOP
-from solver.games.strike.policies import Moves as StrikeMoves
-from solver.games.strike.policies import StrikeDuel, stop_placement
-from solver.games.strike.rules import MID, NUMBERS, canonical
-from solver.games.strike.rules import Position as StrikePosition
-
-X = NUMBERS + 1  # the face that leaves the game (labels 1..5 are the numbers)
+from solver.games.strike import rules
+from solver.games.strike.model import MID, Position
+from solver.games.strike.policies import OPTIMAL, Moves, StrikeDuel, stop_placement
+from solver.games.strike.throws import canonical
 
 
-def strike_games(game: StrikeDuel, moves: StrikeMoves | None, count: int,
+def strike_games(game: StrikeDuel, moves: Moves | None, count: int,
                  rng: np.random.Generator, hit: float | None = None,
                  miss: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """`count` games of Strike (docs/rules.md, "Strike") with labelled dice: each seat plays its
-    policy in `game` ("stop", or "optimal" through `moves`). `hit` and `miss` are the throw
-    model the dice follow (the game's unless given). Returns the winner (seat index) and the
-    winner's stock at the end, per game."""
+    """`count` games of Strike: each seat plays its policy in `game` ("stop", or "optimal"
+    through `moves`). `hit` and `miss` are the throw model the dice follow (the game's unless
+    given). Returns the winner (seat index) and the winner's stock at the end, per game."""
     hit = float(game.hit) if hit is None else hit
     miss = float(game.miss) if miss is None else miss
     winners = np.empty(count, dtype=np.int64)
@@ -29,36 +26,56 @@ def strike_games(game: StrikeDuel, moves: StrikeMoves | None, count: int,
     return winners, stocks_left
 
 
-def _strike_game(game: StrikeDuel, moves: StrikeMoves | None, rng: np.random.Generator,
+def _strike_game(game: StrikeDuel, moves: Moves | None, rng: np.random.Generator,
                  hit: float, miss: float) -> tuple[int, int]:
+    """One game: the setup, then turns until one player has dice left (reading 7)."""
+    stocks, arena = _setup(game, moves)
+    mover = rules.FIRST
+    while True:
+        arena = _turn(game, moves, rng, hit, miss, mover, stocks, arena)
+        winner = rules.winner(stocks)
+        if winner is not None:
+            return winner, stocks[winner]
+        mover = rules.next_seat(mover, stocks)
+
+
+def _setup(game: StrikeDuel, moves: Moves | None) -> tuple[list[int], list[int]]:
+    """Reading 10: in seat order each player places a die from its stock, showing the number
+    its policy picks. Returns the stocks and the arena (in the order placed)."""
     stocks = [game.dice] * game.players
     arena: list[int] = []
-    for seat in range(game.players):  # reading 10: placements in seat order
-        if game.policies[seat] == STRIKE_STOP:
-            number = stop_placement(canonical(arena))
+    seat = rules.FIRST
+    while seat is not None:
+        if game.policies[seat] == OPTIMAL:
+            arena.append(moves.placement(game.setup_position(arena), arena))
         else:
-            number = moves.placement(game.setup_position(arena), arena)
-        arena.append(number)
-        stocks[seat] -= 1
-    mover = 0
+            arena.append(stop_placement(canonical(arena)))
+        stocks[seat] -= rules.PLACED
+        seat = rules.next_placer(seat, game.players)
+    return stocks, arena
+
+
+def _turn(game: StrikeDuel, moves: Moves | None, rng: np.random.Generator, hit: float,
+          miss: float, mover: int, stocks: list[int], arena: list[int]) -> list[int]:
+    """The mover throws until the turn ends or its policy stops (readings 4-7); `stocks`
+    changes in place. Returns the arena after the turn."""
     while True:
-        thrown = stocks[mover] if not arena else 1  # reading 6: the big hit throws them all
-        stocks[mover] -= thrown
-        chance = rng.random(len(arena) + thrown).tolist()  # reading 4: strikes, then landings
-        face = rng.integers(1, X + 1, size=len(arena) + thrown).tolist()
-        shown = [f if u < hit else n for n, u, f in zip(arena, chance, face)]
-        shown += [f for u, f in zip(chance[len(arena):], face[len(arena):]) if u >= miss]
-        counts = {n: shown.count(n) for n in shown if n != X}  # reading 5: Xs leave
-        taken = sum(c for c in counts.values() if c >= 2)
-        arena = sorted(n for n, c in counts.items() if c == 1)
-        stocks[mover] += taken
-        if not (taken or not arena or not stocks[mover]) and game.policies[mover] != STRIKE_STOP:
-            position = StrikePosition(mover, tuple(stocks), canonical(arena), MID, ())
-            if moves.throws_again(position):
-                continue
-        if not stocks[mover] and sum(1 for s in stocks if s) == 1:  # reading 7
-            winner = next(seat for seat, s in enumerate(stocks) if s)
-            return winner, stocks[winner]
-        mover = (mover + 1) % game.players
-        while not stocks[mover]:
-            mover = (mover + 1) % game.players
+        thrown = rules.dice_thrown(stocks[mover], arena)
+        arena, taken = _throw(rng, arena, thrown, hit, miss)
+        stocks[mover] = rules.stock_after_throw(stocks[mover], thrown, taken)
+        if rules.turn_ends(taken, len(arena), stocks[mover]) or game.policies[mover] != OPTIMAL:
+            return arena
+        if not moves.throws_again(Position(mover, tuple(stocks), canonical(arena), MID, ())):
+            return arena
+
+
+def _throw(rng: np.random.Generator, arena: list[int], thrown: int, hit: float, miss: float
+           ) -> tuple[list[int], int]:
+    """One throw (reading 4): a draw per die says whether it is struck (arena dice) or lands
+    (thrown dice), then a fresh face per die. Returns the numbers left and the dice taken."""
+    dice = len(arena) + thrown
+    chance = rng.random(dice).tolist()
+    face = rng.integers(1, rules.FACES + 1, size=dice).tolist()
+    struck = [u < hit for u in chance[:len(arena)]]
+    landed = [u >= miss for u in chance[len(arena):]]
+    return rules.resolve(rules.thrown_into(arena, struck, landed, face))

@@ -23,6 +23,7 @@ from solver.games.strike.policies import (
     STOP,
     Moves,
     StrikeDuel,
+    StrikePolicy,
     outcome_chances,
     solve_duel,
 )
@@ -33,19 +34,21 @@ NEVER_HIT_GAMES = 700
 
 
 @cache
-def solved(dice: int, policies: tuple[str, str], hit: int = 1) -> tuple[StrikeDuel, Moves, list]:
+def solved(dice: int, policies: tuple[StrikePolicy, StrikePolicy], hit: int = 1
+           ) -> tuple[StrikeDuel, Moves, list]:
     duel = StrikeDuel(dice=dice, policies=policies, hit=hit / 2)
     solution = solve_duel(duel)
     return duel, Moves(duel, solution), outcome_chances(duel, solution)
 
 
 def p_value(duel: StrikeDuel, exact: list, winner: np.ndarray, stock: np.ndarray) -> float:
-    counts = np.bincount(winner * duel.stocks + stock, minlength=len(exact))
+    counts = np.bincount(duel.layout.outcome(winner, stock), minlength=len(exact))
     return goodness_of_fit([str(i) for i in range(len(exact))], exact, counts)["p_value"]
 
 
 @pytest.mark.parametrize("policies", [(STOP, STOP), (OPTIMAL, STOP), (STOP, OPTIMAL)])
-def test_games_land_inside_the_exact_distribution(policies: tuple[str, str]) -> None:
+def test_games_land_inside_the_exact_distribution(policies: tuple[StrikePolicy, StrikePolicy]
+                                                  ) -> None:
     duel, moves, exact = solved(5, policies)
     winner, stock = strike_games(duel, moves, 3_000, generator(21))
     assert p_value(duel, exact, winner, stock) > 0.001

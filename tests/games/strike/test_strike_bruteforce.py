@@ -1,6 +1,6 @@
 """Strike: an independent brute force over explicit positions against the engine's answers.
 
-The brute force shares nothing with solver/games/strike.py but the rulebook: the arena holds
+The brute force shares nothing with solver/games/strike/ but the rulebook: the arena holds
 labelled numbers (not groups up to relabelling), the players still in are an explicit set, and a
 throw is enumerated as ordered outcomes (for each arena die in order: left alone or struck and
 showing each face; for each thrown die: missed or landed on each face), with exact Fractions.
@@ -24,7 +24,8 @@ import pytest
 import scipy.sparse as sp
 
 from solver.engine.cyclic import Solution, solve
-from solver.games.strike.rules import MID, SETUP, START, Strike, canonical
+from solver.games.strike.model import MID, SETUP, START, Strike
+from solver.games.strike.throws import canonical
 
 X = "X"
 FACES = (1, 2, 3, 4, 5, X)

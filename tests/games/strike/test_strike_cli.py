@@ -17,8 +17,8 @@ from helpers import ROOT, run_cli
 from test_strike_bruteforce import BruteForce
 
 from solver.cli import cli
+from solver.games.strike.model import Strike
 from solver.games.strike.report import write_tables
-from solver.games.strike.rules import Strike
 
 
 def invoke(*args: str) -> dict:

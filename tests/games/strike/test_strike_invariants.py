@@ -3,14 +3,19 @@ fields each mattering. Expected numbers come from the rules (closed forms in the
 
 from __future__ import annotations
 
+from collections import defaultdict
 from fractions import Fraction
 from functools import cache
+from itertools import product
+from math import prod
 
 import numpy as np
 import pytest
 
 from solver.engine.cyclic import Solution, solve
-from solver.games.strike.rules import MID, SETUP, START, Position, Strike, throw_outcomes
+from solver.games.strike.model import MID, SETUP, START, Position, Strike
+from solver.games.strike.rules import resolve, thrown_into
+from solver.games.strike.throws import canonical, throw_outcomes
 
 HALF = Fraction(1, 2)
 PARAMETERS = [Fraction(0), Fraction(1, 3), HALF, Fraction(1)]
@@ -76,6 +81,24 @@ def test_a_die_that_misses_leaves_the_game() -> None:
         pairs = sum(g for g in arena if g >= 2)
         assert (only.left, only.taken, only.removed, only.probability) == \
             (sum(1 for g in arena if g == 1), pairs, 1, 1)
+
+
+@pytest.mark.parametrize(("arena", "thrown"), [((3,), 1), ((1, 2, 5), 1), ((4, 4), 1), ((), 3)])
+def test_the_simulators_throw_is_the_models(arena: tuple[int, ...], thrown: int) -> None:
+    """Every draw of the simulator's throw (rules.thrown_into, then rules.resolve on labelled
+    dice), weighted by the throw model, adds up to the model's exact distribution."""
+    hit, miss = Fraction(1, 3), Fraction(1, 4)
+    dice = len(arena) + thrown
+    got: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
+    for struck in product((False, True), repeat=len(arena)):
+        for landed in product((False, True), repeat=thrown):
+            p = prod(hit if s else 1 - hit for s in struck) * \
+                prod(1 - miss if lands else miss for lands in landed) / 6 ** dice
+            for faces in product(range(1, 7), repeat=dice):
+                left, taken = resolve(thrown_into(arena, struck, landed, faces))
+                got[(len(left), taken, dice - len(left) - taken)] += p
+    expected = throw_outcomes(canonical(arena), thrown, hit, miss)
+    assert got == {(o.left, o.taken, o.removed): o.probability for o in expected}
 
 
 # ---- the solved game ----------------------------------------------------------------------

@@ -1,0 +1,299 @@
+"""Strike as the cyclic engine sees it, played by the rules in rules.py under the throw model of
+throws.py.
+
+Dice move between the players' stocks and the arena, so positions repeat; X faces and dice that
+miss the arena leave the game, which is the progress measure (it never decreases). Positions
+store the arena up to relabelling (throws.Arena), so positions with the same arena and the same
+number of dice thrown share one `Choices` object, which lets the engine value them in one batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
+
+from solver.engine.cyclic import Terminal
+from solver.engine.local import Choices
+from solver.errors import InputError
+from solver.games.strike import rules
+from solver.games.strike.throws import Arena, Outcome, canonical, representative, throw_outcomes
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    Whole = int | np.ndarray  # a number, or one per game
+
+START, MID, SETUP = 0, 1, 2  # phases: must throw, may throw again or stop, placing a die
+PHASE_NAMES = {START: "start", MID: "mid-turn", SETUP: "setup"}
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Which number of a position's value is which (the engine only sees `count`): each seat's
+    objective first (minus its expected points under points scoring, else its P(win)); under
+    points scoring each seat's P(win) next; then, when `stocks` is set, P(seat wins holding k
+    dice) for k in 0..stocks-1, seat by seat."""
+
+    players: int
+    scoring: str = "win"
+    stocks: int = 0
+
+    def points(self, seat: int) -> int:
+        """Minus the seat's expected points (points scoring only)."""
+        return seat
+
+    def win(self, seat: int) -> int:
+        """The seat's probability of winning."""
+        return seat + (self.players if self.scoring == "points" else 0)
+
+    def objective(self, seat: int) -> int:
+        """What the seat maximises."""
+        return self.points(seat) if self.scoring == "points" else self.win(seat)
+
+    def outcome(self, seat: Whole, stock: Whole) -> Whole:
+        """The place of "seat wins holding `stock` dice" among the outcomes (whole numbers or
+        arrays alike); its metric is `outcome_rows[outcome(seat, stock)]`."""
+        return seat * self.stocks + stock
+
+    @property
+    def outcome_rows(self) -> range:
+        """The metrics of the outcomes, after every seat's P(win)."""
+        first = self.win(self.players - 1) + 1
+        return range(first, first + self.players * self.stocks)
+
+    @property
+    def count(self) -> int:
+        return self.outcome_rows.stop
+
+    def payoff(self, winner: int, points: tuple[int, ...], stock: int) -> tuple[Fraction, ...]:
+        """The values of a finished game: `points` by seat (points scoring), the winner and the
+        dice left in its stock."""
+        values = [Fraction(0)] * self.count
+        for seat, p in enumerate(points):
+            values[self.points(seat)] = Fraction(-p)
+        values[self.win(winner)] = Fraction(1)
+        if self.stocks:
+            values[self.outcome_rows[self.outcome(winner, stock)]] = Fraction(1)
+        return tuple(values)
+
+
+class Position(NamedTuple):
+    """Everything that decides the rest of the game. A seat is still in exactly when its stock
+    is not empty (reading 7: only the mover can go out, at the end of its turn, and a mover
+    with an empty stock ends the turn), so no separate field is needed for it. `points` holds
+    each eliminated seat's points under --scoring points (0 for seats still in), `()` otherwise:
+    the order of eliminations is history the payoff needs but the state would otherwise lose."""
+
+    mover: int
+    stocks: tuple[int, ...]  # by seat, seat 0 first
+    arena: Arena
+    phase: int
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A throw from one arena with one number of dice, as the engine's local models: `start`
+    (the throw is forced) and `mid` (result 0 is stopping, then the throw's results)."""
+
+    outcomes: tuple[Outcome, ...]
+    start: Choices
+    mid: Choices
+
+
+@dataclass
+class Strike:
+    """The game as the cyclic engine sees it; `layout` names its metrics (`Metrics`): with win
+    scoring, P(seat wins) for each seat; with points scoring, minus the expected points of each
+    seat (the engine maximises), then P(seat wins) for each seat under the same play."""
+
+    players: int = 2
+    dice: int = rules.EDITIONS[rules.DEFAULT_EDITION][2]
+    hit: Fraction = rules.DEFAULT_HIT
+    miss: Fraction = rules.DEFAULT_MISS
+    scoring: str = "win"
+
+    def __post_init__(self) -> None:
+        if self.players not in rules.PLAYERS:
+            raise InputError(f"Strike is for 2 to 5 players, not {self.players}")
+        if self.dice < rules.MIN_DICE:
+            raise InputError(f"each player needs at least 2 dice (one is placed at setup), "
+                             f"not {self.dice}")
+        for name, p in (("hit", self.hit), ("miss", self.miss)):
+            if not 0 <= p <= 1:
+                raise InputError(f"--{name} must be a probability between 0 and 1, not {p}")
+        if self.scoring not in rules.SCORINGS:
+            raise InputError(f"scoring is one of {', '.join(rules.SCORINGS)}, not "
+                             f"{self.scoring!r}")
+        self.hit, self.miss = Fraction(self.hit), Fraction(self.miss)
+        self.total = self.players * self.dice
+        self.layout = Metrics(self.players, self.scoring)
+        self._throws: dict[tuple[Arena, int], Throw] = {}
+        self._setups: dict[Arena, tuple[Choices, list[Arena]]] = {}
+        self._terminals: dict[tuple, Terminal] = {}
+
+    @property
+    def metrics(self) -> int:
+        return self.layout.count
+
+    # ---- the engine's protocol ------------------------------------------------------------
+    def start(self) -> Position:
+        """Before setup: the first seat places first, every stock full."""
+        return Position(rules.FIRST, (self.dice,) * self.players, (), SETUP, self._no_points())
+
+    def objective(self, position: Hashable) -> int:
+        return self.layout.objective(position[0])
+
+    def progress(self, position: Hashable) -> int:
+        """Dice removed from the game so far: X faces and misses only ever add to it."""
+        return self.total - sum(position[1]) - sum(position[2])
+
+    def local(self, position: Hashable) -> Choices:
+        mover, stocks, arena, phase, _ = position
+        if phase == SETUP:
+            return self.placements(arena)[0]
+        throw = self.throw(arena, rules.dice_thrown(stocks[mover], arena))
+        return throw.mid if phase == MID else throw.start
+
+    def successors(self, position: Hashable) -> list[Position | Terminal]:
+        mover, stocks, arena, phase, points = position
+        if phase == SETUP:
+            return self._placed(position)
+        stock = stocks[mover]
+        thrown = rules.dice_thrown(stock, arena)
+        result: list[Position | Terminal] = []
+        if phase == MID:
+            result.append(self.end_turn(mover, stocks, arena, points))
+        for outcome in self.throw(arena, thrown).outcomes:
+            kept = rules.stock_after_throw(stock, thrown, outcome.taken)
+            after = _replace(stocks, mover, kept)
+            left = (1,) * outcome.left  # the numbers left are all different
+            if rules.turn_ends(outcome.taken, outcome.left, kept):
+                result.append(self.end_turn(mover, after, left, points))
+            else:
+                result.append(Position(mover, after, left, MID, points))
+        return result
+
+    # ---- the rules on positions -----------------------------------------------------------
+    def _placed(self, position: Position) -> list[Position]:
+        """Setup (reading 10): the mover places a die from its stock; the next seat places, or
+        with every seat placed the first seat throws."""
+        mover, stocks, arena, _, points = position
+        placed = _replace(stocks, mover, stocks[mover] - rules.PLACED)
+        following = rules.next_placer(mover, self.players)
+        seat, phase = (rules.FIRST, START) if following is None else (following, SETUP)
+        return [Position(seat, placed, after, phase, points)
+                for after in self.placements(arena)[1]]
+
+    def throw(self, arena: Arena, thrown: int) -> Throw:
+        """The shared local models of one throw (cached per arena and number of dice)."""
+        key = (arena, thrown)
+        if key not in self._throws:
+            outcomes = throw_outcomes(arena, thrown, self.hit, self.miss)
+            n = len(outcomes)
+            self._throws[key] = Throw(
+                outcomes,
+                Choices([[(k, o.probability) for k, o in enumerate(outcomes)]], n),
+                Choices([[(0, Fraction(1))],
+                         [(k + 1, o.probability) for k, o in enumerate(outcomes)]], n + 1))
+        return self._throws[key]
+
+    def placements(self, arena: Arena) -> tuple[Choices, list[Arena]]:
+        """Setup (reading 10): the distinct arenas a placement can make, in the order of the
+        smallest number making each when group k shows number k + 1, so ties go to the lowest
+        number, as in `placement_options`."""
+        if arena not in self._setups:
+            after = list(dict.fromkeys(a for _, a in placement_options(representative(arena))))
+            options = [[(k, Fraction(1))] for k in range(len(after))]
+            self._setups[arena] = (Choices(options, len(after)), after)
+        return self._setups[arena]
+
+    def end_turn(self, mover: int, stocks: tuple[int, ...], arena: Arena,
+                 points: tuple[int, ...]) -> Position | Terminal:
+        """The turn passes to the next seat still in; a mover with an empty stock is out
+        (reading 7), scoring under points scoring (reading 8)."""
+        if not stocks[mover]:
+            if points:
+                points = _replace(points, mover, rules.points_going_out(stocks))
+            winner = rules.winner(stocks)
+            if winner is not None:
+                return self.payoff(winner, points, stocks[winner])
+        return Position(rules.next_seat(mover, stocks), stocks, arena, START, points)
+
+    def payoff(self, winner: int, points: tuple[int, ...], stock: int) -> Terminal:
+        """The end: one Terminal object per payoff (the engine tells terminals by identity)."""
+        key = (winner, points, stock if self.layout.stocks else None)
+        if key not in self._terminals:
+            self._terminals[key] = Terminal(self.layout.payoff(winner, points, stock))
+        return self._terminals[key]
+
+    def _no_points(self) -> tuple[int, ...]:
+        """Points of a position where nobody is out yet: one 0 per seat under points scoring."""
+        return (0,) * self.players if self.scoring == "points" else ()
+
+    # ---- positions a user types -----------------------------------------------------------
+    def position(self, numbers: Sequence[int], stocks: Sequence[int], mid_turn: bool
+                 ) -> Position:
+        """A position in play: the mover is seat 1, `stocks` in turn order from the mover, the
+        arena's labelled numbers. Eliminated seats (stock 0) went out in seat order (reading
+        11): under points scoring, the order they went out in cannot change the mover's
+        decision."""
+        self.check_numbers(numbers, repeats=False)
+        self._check_stocks(stocks)
+        if mid_turn and not numbers:
+            raise InputError("a mid-turn position needs dice in the arena (the turn ends when "
+                             "the arena empties)")
+        if sum(stocks) + len(numbers) > self.total:
+            raise InputError(f"{sum(stocks) + len(numbers)} dice in play, but the game starts "
+                             f"with {self.total} ({self.players} x {self.dice})")
+        points = self._no_points()
+        if points:
+            left = [1] * self.players  # every seat in, then the seats out go in seat order
+            for seat in (s for s, stock in enumerate(stocks) if not stock):
+                left[seat] = 0
+                points = _replace(points, seat, rules.points_going_out(left))
+        return Position(0, tuple(stocks), canonical(numbers), MID if mid_turn else START, points)
+
+    def _check_stocks(self, stocks: Sequence[int]) -> None:
+        if len(stocks) != self.players:
+            raise InputError(f"{len(stocks)} stocks given for {self.players} players")
+        if any(s < 0 for s in stocks):
+            raise InputError("stocks cannot be negative")
+        if not stocks[0]:
+            raise InputError("the mover's stock is empty: a player whose turn ends with no dice "
+                             "is out, so the mover has at least one die")
+        if rules.winner(stocks) is not None:
+            raise InputError("only one player has dice: the game is over")
+
+    def setup_position(self, numbers: Sequence[int]) -> Position:
+        """A setup position: seats 1.. have placed `numbers` in seat order; the next seat places
+        (with every seat placed, it is seat 1's first throw)."""
+        self.check_numbers(numbers, repeats=True)
+        placed = len(numbers)
+        if placed > self.players:
+            raise InputError(f"{placed} dice placed, but only {self.players} players place one")
+        stocks = tuple(self.dice - rules.PLACED * (seat < placed) for seat in range(self.players))
+        if placed == self.players:
+            return Position(rules.FIRST, stocks, canonical(numbers), START, self._no_points())
+        return Position(placed, stocks, canonical(numbers), SETUP, self._no_points())
+
+    @staticmethod
+    def check_numbers(numbers: Sequence[int], repeats: bool) -> None:
+        if any(n not in rules.LABELS for n in numbers):
+            raise InputError(f"arena numbers are 1 to {rules.NUMBERS} (the sixth face, X, leaves "
+                             f"the arena at once)")
+        if not repeats and len(set(numbers)) != len(numbers):
+            raise InputError("arena numbers repeat: two dice showing the same number are taken "
+                             "at once, so between throws every number shows at most once")
+
+
+def placement_options(numbers: Sequence[int]) -> list[tuple[int, Arena]]:
+    """Every number a player may place at setup (reading 10: any number, never the X), with the
+    arena it makes."""
+    return [(n, canonical([*numbers, n])) for n in rules.LABELS]
+
+
+def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    return (*values[:seat], value, *values[seat + 1:])
