@@ -1,8 +1,8 @@
 """Time of the Daleks, the plan "re-roll every die that is not needed"
-(solver/games/totd/policies.py), evaluated exactly by its own recursion: against a hand computation, against
-the optimal solver where the plan has nothing to re-roll with (so both only stop: this checks
-the plan's stop test, face-change chains included), against the solver's chance that the first
-roll passes the stop test, and never above optimal play."""
+(solver/games/totd/policies.py), evaluated exactly by its own recursion: against a hand
+computation, against the optimal solver where the plan has nothing to re-roll with (so both only
+stop: this checks the plan's stop test, face-change chains included), against the solver's chance
+that the first roll passes the stop test, and never above optimal play."""
 
 from __future__ import annotations
 

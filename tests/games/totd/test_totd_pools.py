@@ -3,7 +3,7 @@
 The enumerations here label every die, try every Focus choice in order and every subset of dice to
 discard (or every assignment of each die to the helped Doctor, the helper or the discard pile),
 and keep the results of largest size: the rules' own wording, with none of the count arithmetic
-of `totd_pools`. The help report is checked against the brute force of test_totd_bruteforce.
+of pools.py. The help report is checked against the brute force of totd_bruteforce.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from test_totd_bruteforce import BruteForce
+from totd_bruteforce import BruteForce
 
 from solver.games.totd import report as totd_report
 from solver.games.totd import rules
@@ -113,14 +113,16 @@ def test_help_report_is_the_best_split_by_brute_force(monkeypatch) -> None:
     1 + 1, help at the location 1 + 2."""
     monkeypatch.setattr(rules, "POOL_LIMIT", 2)
     monkeypatch.setattr(rules, "HELP_SIZES", {"afar": (1, 1), "location": (1, 2)})
-    need = parse_challenge(GAME, "Science, Cunning")
-    me = Doctor(parse_pool(GAME, "black=2 blue=1"), make_tools(GAME, 2, ("1 black",)))
-    helper = make_tools(GAME, 0, ("all blue",))
-    adventure = Adventure(GAME, need, (me,))
-    report = totd_report.call_for_help(adventure, helper, False, 0, False, exact=True)
+    need, me, helper = "Science, Cunning", (2, ("1 black",), ()), (0, ("all blue",), ())
+    pool = parse_pool(GAME, "black=2 blue=1")
+    adventure = Adventure(GAME, parse_challenge(GAME, need),
+                          (Doctor(pool, make_tools(GAME, *me)),))
+    report = totd_report.call_for_help(adventure, make_tools(GAME, *helper), False, 0, False,
+                                       exact=True)
     for scenario, (helped, helping) in zip(report["scenarios"], [(2, 0), (1, 1), (1, 2)]):
         best = Fraction(0)
-        for mine, theirs in splits(me.pool, helped, helping, 0):
-            doctors = (Doctor(mine, me.tools),) + ((Doctor(theirs, helper),) if helping else ())
-            best = max(best, BruteForce(adventure.with_doctors(doctors)).start())
+        for mine, theirs in splits(pool, helped, helping, 0):
+            doctors = [(dict(zip(GAME.colours, mine)), *me)]
+            doctors += [(dict(zip(GAME.colours, theirs)), *helper)] if helping else []
+            best = max(best, BruteForce(need, doctors).start())
         assert Fraction(scenario["p_success_exact"]) == best, scenario
