@@ -25,6 +25,12 @@ def test_pig_hold_turn_mean_is_published() -> None:
             pp.parse_policy(bad)
 
 
+def test_pig_policy_names_read_back() -> None:
+    for text, name in (("Win", "optimal"), ("hold at 20", "hold 20"), ("HOLD  5", "hold 5")):
+        policy = pp.parse_policy(text)
+        assert policy.name == name and pp.parse_policy(policy.name) == policy
+
+
 def test_pig_duel_of_equal_holds_is_the_plain_game() -> None:
     duel = pp.PigDuel(20, policies=(pp.PigPolicy(5), pp.PigPolicy(5)))
     game = PigGame(20, 5)
