@@ -292,24 +292,35 @@ def pay_call(tools: Tools) -> Tools:
 def challenge_met(need: tuple[int, ...], dice: tuple[tuple[int, ...], ...],
                   changes: tuple[Change, ...], sonic: int) -> bool:
     """Readings 2 and 8 for one Doctor's dice (per colour, the symbols shown): met when some use
-    of the face-change icons (each on one die of its colour) and of `sonic` 3-token changes (any
-    die, any symbol) fills every slot. Icons are tried on every die they may change; 3-token
-    changes go to dice that fill no slot."""
+    of the face-change icons (each on its own die of its colour) and of `sonic` 3-token changes
+    (any die, any symbol) fills every slot. Icons are tried on every die they may change;
+    3-token changes go to dice that fill no slot."""
     targets = [[None, *sorted(set(dice[c.colour]))] for c in changes]
     for choice in product(*targets):
-        counts = [0] * len(need)
-        for shown in dice:
-            for symbol in shown:
-                counts[symbol] += 1
-        for change, shown in zip(changes, choice):
-            if shown is not None:
-                counts[shown] -= 1
-                counts[change.symbol] += 1
-        if any(c < 0 for c in counts):  # one icon per die: not enough dice showing it
-            continue
-        if _slots_left(need, counts) <= min(sonic, _spare(need, counts)):
+        counts = _after_icons(len(need), dice, changes, choice)
+        if counts is not None and _slots_left(need, counts) <= min(sonic, _spare(need, counts)):
             return True
     return False
+
+
+def _after_icons(symbols: int, dice: tuple[tuple[int, ...], ...], changes: tuple[Change, ...],
+                 choice: tuple[int | None, ...]) -> list[int] | None:
+    """How many dice show each symbol once each icon has turned a die of its colour showing
+    choice[i] (None: icon not used) to its symbol; None when the colour has too few such dice
+    (an icon changes one die, and a die is changed once)."""
+    left = [list(shown) for shown in dice]
+    counts = [0] * symbols
+    for change, shown in zip(changes, choice):
+        if shown is None:
+            continue
+        if shown not in left[change.colour]:
+            return None
+        left[change.colour].remove(shown)
+        counts[change.symbol] += 1
+    for shown in left:
+        for symbol in shown:
+            counts[symbol] += 1
+    return counts
 
 
 def _slots_left(need: tuple[int, ...], counts: list[int]) -> int:

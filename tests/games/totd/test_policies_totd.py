@@ -43,6 +43,7 @@ def test_hand_computation() -> None:
     ("Science x2, Cunning, Tactics", "blue=3 red=2", 0, (), ("blue:Cunning", "red:Science")),
     ("Running, Diplomacy, Science", "green=2 blue=2 red=1", 1, (), ("green:Diplomacy",)),
     ("Running, Diplomacy, Tactics", "green=3 red=2", 0, (), ("green:Diplomacy", "red:Running")),
+    ("Diplomacy, Strength", "green=1 red=1", 0, (), ("green:Diplomacy", "green:Strength")),
 ])
 def test_without_re_rolls_the_plan_is_optimal_play(case) -> None:
     """No Black die, no re-roll icon, fewer than 2 tokens: stopping is the only move."""
@@ -54,6 +55,7 @@ def test_without_re_rolls_the_plan_is_optimal_play(case) -> None:
     ("Science x2, Cunning, Tactics", "black=4 blue=2", 3, (), ("blue:Cunning",)),
     ("Running, Diplomacy, Science, Cunning", "black=2 green=2 blue=1", 5, (),
      ("green:Diplomacy", "black:Science")),
+    ("Diplomacy, Tactics", "black=1 green=1", 0, (), ("green:Diplomacy", "green:Tactics")),
 ])
 def test_first_roll_stop_test_matches_the_solver(case) -> None:
     a = adventure(*case)
