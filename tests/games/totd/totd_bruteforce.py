@@ -110,6 +110,18 @@ class BruteForce:
     def moves(self, dice: Dice, rerolls, changes, tokens, changed: bool):
         """("roll", [next states]) or ("set", next state) for every explicit action."""
         may_roll = not (self.changes_last and changed)
+        if may_roll:
+            yield from self.icon_rerolls(dice, rerolls, changes, tokens, changed)
+        for d in range(self.doctors):
+            yield from self.doctor_moves(d, dice, rerolls, changes, tokens, changed, may_roll)
+        for i, (owner, colour, symbol) in enumerate(changes):
+            left = changes[:i] + changes[i + 1:]
+            for p, die in enumerate(dice):
+                if die[1] == colour and owner in (EITHER, die[0]):
+                    yield "set", (self.set(dice, p, symbol), rerolls, left, tokens, True)
+
+    def icon_rerolls(self, dice: Dice, rerolls, changes, tokens, changed: bool):
+        """Each re-roll icon on each choice of its Doctor's dice of its colour."""
         for i, (owner, kind, colour, count) in enumerate(rerolls):
             left = rerolls[:i] + rerolls[i + 1:]
             for d in range(self.doctors) if owner == EITHER else (owner,):
@@ -118,31 +130,27 @@ class BruteForce:
                          "all": range(len(mine), len(mine) + 1)}[kind]
                 for size in sizes:
                     for chosen in combinations(mine, size):
-                        if chosen and may_roll:
+                        if chosen:
                             yield "roll", [(o, left, changes, tokens, changed)
                                            for o in self.rolls(dice, chosen)]
-        for d in range(self.doctors):
-            spent2, spent3 = self.pay(tokens, d, 2), self.pay(tokens, d, 3)
-            own = [p for p, die in enumerate(dice) if die[0] == d]
-            for p in own:
-                if spent2 and may_roll:
-                    yield "roll", [(o, rerolls, changes, spent2, changed)
-                                   for o in self.rolls(dice, (p,))]
-                if spent3:
-                    for symbol in self.symbols:
-                        if not self.printed_only or symbol in self.printed[dice[p][1]]:
-                            yield "set", (self.set(dice, p, symbol), rerolls, changes, spent3,
-                                          True)
-                if dice[p][1] == "black" and may_roll:
-                    rest = tuple(die for q, die in enumerate(dice) if q != p)
-                    again = tuple(q for q, die in enumerate(rest) if die[0] == d)
-                    yield "roll", [(o, rerolls, changes, tokens, changed)
-                                   for o in self.rolls(rest, again)]
-        for i, (owner, colour, symbol) in enumerate(changes):
-            left = changes[:i] + changes[i + 1:]
-            for p, die in enumerate(dice):
-                if die[1] == colour and owner in (EITHER, die[0]):
-                    yield "set", (self.set(dice, p, symbol), rerolls, left, tokens, True)
+
+    def doctor_moves(self, d: int, dice: Dice, rerolls, changes, tokens, changed: bool,
+                     may_roll: bool):
+        """Doctor d's 2-token re-rolls, 3-token changes and Black-die discards, on each die."""
+        spent2, spent3 = self.pay(tokens, d, 2), self.pay(tokens, d, 3)
+        for p in (p for p, die in enumerate(dice) if die[0] == d):
+            if spent2 and may_roll:
+                yield "roll", [(o, rerolls, changes, spent2, changed)
+                               for o in self.rolls(dice, (p,))]
+            if spent3:
+                for symbol in self.symbols:
+                    if not self.printed_only or symbol in self.printed[dice[p][1]]:
+                        yield "set", (self.set(dice, p, symbol), rerolls, changes, spent3, True)
+            if dice[p][1] == "black" and may_roll:
+                rest = tuple(die for q, die in enumerate(dice) if q != p)
+                again = tuple(q for q, die in enumerate(rest) if die[0] == d)
+                yield "roll", [(o, rerolls, changes, tokens, changed)
+                               for o in self.rolls(rest, again)]
 
     @staticmethod
     def pay(tokens: tuple[int, ...], d: int, cost: int) -> tuple[int, ...] | None:
