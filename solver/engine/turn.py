@@ -6,6 +6,9 @@ once per game and reused for any utility of the results: expected points (utilit
 one turn, or the value of the game position each score leads to in a race. Built block by block,
 children first, so one pass over the blocks in order evaluates it.
 
+A game reads its graph back through `choice_options` (every choice node's options, with the labels
+the game gave them: Dalek Dice labels each keep edge with the dice it keeps) and `children`.
+
 Float passes are vectorised over a batch of utility vectors. The exact pass picks each decision with
 float values and settles near-ties with exact comparisons, then sums in integers scaled by a common
 denominator per block, so it needs no Fraction arithmetic in the hot loop.
@@ -30,6 +33,7 @@ _POOL = ThreadPoolExecutor(max_workers=WORKERS)
 
 CHANCE = "chance"
 CHOICE = "choice"
+NO_LABEL = -1  # the label of a choice edge added without one
 # Float values closer than this (relative to the largest utility) are compared exactly. Float
 # error in a pass is orders of magnitude below it, so an exact maximum is always a candidate.
 NEAR_TIE = 1e-9
@@ -50,6 +54,22 @@ class Block:
     prob: np.ndarray | None = None  # chance edges: float64 probability
     weight: list[int] | None = None  # chance edges: integer weight over the node's denominator
     denominator: list[int] | None = None  # chance nodes: the common denominator of their weights
+    label: np.ndarray | None = None  # choice edges: the game's label of each (if it gave them)
+
+
+@dataclass(frozen=True)
+class ChoiceOptions:
+    """Choice nodes' options as flat arrays, for reading a policy off many nodes at once: the
+    k-th option (child) of node n is option `start[n] + k`."""
+
+    start: np.ndarray  # per node: its first option, -1 for nodes not asked for
+    child: np.ndarray  # per option: the node it leads to
+    label: np.ndarray  # per option: the label it was added with, NO_LABEL if none
+
+    @property
+    def nodes(self) -> np.ndarray:
+        """The choice nodes covered, in increasing order."""
+        return np.flatnonzero(self.start >= 0)
 
 
 @dataclass
@@ -94,6 +114,7 @@ class TurnGraph:
         self.blocks: list[Block] = []
         self.size = n_results
         self._starts = np.array([0], dtype=np.int64)  # results, then one entry per block
+        self._options: dict[bool, ChoiceOptions] = {}  # choice_options, by `labelled`
 
     # ---- storing --------------------------------------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray] | None:
@@ -104,6 +125,10 @@ class TurnGraph:
         for i, block in enumerate(self.blocks):
             arrays[f"{i}_{block.kind}_indptr"] = block.indptr.astype(index)
             arrays[f"{i}_{block.kind}_child"] = block.child.astype(index)
+            if block.label is not None:
+                small = np.abs(block.label).max(initial=0) < 2**31
+                arrays[f"{i}_{block.kind}_label"] = block.label.astype(
+                    np.int32 if small else np.int64)
             if block.kind == CHANCE:
                 if max(block.weight) >= 2**63 or max(block.denominator) >= 2**63:
                     return None
@@ -123,14 +148,18 @@ class TurnGraph:
                 graph.add_chance(indptr, child, arrays[f"{i}_{kind}_weight"].tolist(),
                                  arrays[f"{i}_{kind}_denominator"].tolist())
             else:
-                graph.add_choice(indptr, child)
+                graph.add_choice(indptr, child, arrays.get(f"{i}_{kind}_label"))
         return graph
 
     # ---- building -------------------------------------------------------------------------
-    def add_choice(self, indptr: np.ndarray, child: np.ndarray) -> np.ndarray:
-        """Add choice nodes (CSR: node i has children child[indptr[i]:indptr[i+1]]); their ids."""
+    def add_choice(self, indptr: np.ndarray, child: np.ndarray,
+                   labels: np.ndarray | None = None) -> np.ndarray:
+        """Add choice nodes (CSR: node i has children child[indptr[i]:indptr[i+1]]); their ids.
+        `labels` gives each edge a number of the game's (what the option does), which the
+        engine only stores and hands back in `choice_options`."""
         return self._add(Block(CHOICE, 0, 0, np.asarray(indptr, np.int64),
-                               np.asarray(child, np.int64)))
+                               np.asarray(child, np.int64),
+                               label=None if labels is None else np.asarray(labels, np.int64)))
 
     def add_chance(self, indptr: np.ndarray, child: np.ndarray, weight: Sequence[int],
                    denominator: Sequence[int]) -> np.ndarray:
@@ -158,16 +187,39 @@ class TurnGraph:
         self.blocks.append(block)
         self.size = block.stop
         self._starts = np.append(self._starts, block.start)
+        self._options = {}
         return np.arange(block.start, block.stop, dtype=np.int64)
 
-    def block_of(self, node: int) -> int:
-        """The block holding a node (-1 for a result leaf)."""
-        return int(np.searchsorted(self._starts, node, side="right")) - 2
-
+    # ---- reading it back --------------------------------------------------------------------
     def children(self, node: int) -> np.ndarray:
-        block = self.blocks[self.block_of(node)]
+        """A node's children (its options, for a choice node), in the order they were added."""
+        block = self.blocks[self._block_of(node)]
         i = node - block.start
         return block.child[block.indptr[i]:block.indptr[i + 1]]
+
+    def choice_options(self, labelled: bool = False) -> ChoiceOptions:
+        """Every choice node's options (with `labelled`, only the nodes added with labels):
+        with a FloatSolution's `chosen`, option `start[n] + chosen[n]` is the one played."""
+        if labelled not in self._options:
+            start = np.full(self.size, -1, dtype=np.int64)
+            child, label, offset = [], [], 0
+            for block in self.blocks:
+                if block.kind != CHOICE or (labelled and block.label is None):
+                    continue
+                start[block.start:block.stop] = offset + block.indptr[:-1]
+                child.append(block.child)
+                label.append(np.full(len(block.child), NO_LABEL) if block.label is None
+                             else block.label)
+                offset += len(block.child)
+            empty = np.empty(0, dtype=np.int64)
+            self._options[labelled] = ChoiceOptions(
+                start, np.concatenate(child) if child else empty,
+                np.concatenate(label) if label else empty)
+        return self._options[labelled]
+
+    def _block_of(self, node: int) -> int:
+        """The block holding a node (-1 for a result leaf)."""
+        return int(np.searchsorted(self._starts, node, side="right")) - 2
 
     def fingerprint(self) -> str:
         """A hash of the whole graph: a cache keyed by it cannot outlive a change of rules."""

@@ -9,22 +9,22 @@ import numpy as np
 
 from solver.dice import Die
 from solver.games.dalek.policies import Play
-from solver.games.dalek.rules import BONUS, DOCTOR, Rules, doctor_intervenes, exterminate
+from solver.games.dalek.rules import DOCTOR, EXTERMINATES, Rules, exterminate
 
 
 class BonusWhenStopping(Play):
     """Bug: the 5-point bonus (rule 8: every die kept) is also given when stopping."""
 
     def stop_score(self, humans: np.ndarray, daleks: np.ndarray) -> np.ndarray:
-        return np.where(self.rules.daleks_hold(humans, daleks), humans + BONUS, 0)
+        return self.rules.no_dice_left_score(humans, daleks)
 
 
 class ExterminateBeatsDoctor(Play):
     """Bug: a third Doctor and a third Exterminate on one roll score as Exterminate (rule 5:
     the Doctor wins, 0 points)."""
 
-    def intervenes(self, doctors: np.ndarray, exterminates: np.ndarray) -> np.ndarray:
-        return doctor_intervenes(doctors) & ~exterminate(exterminates)
+    def intervenes(self, after: np.ndarray) -> np.ndarray:
+        return super().intervenes(after) & ~exterminate(after[..., EXTERMINATES])
 
 
 def loaded_doctor(rules: Rules) -> Play:

@@ -27,11 +27,10 @@ from solver.games.dalek.race import DEFAULT_TARGET
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.simulator import (
     Decisions,
-    FixedSeat,
-    RaceSeat,
     dalek_games,
     dalek_turns,
     decision_rows,
+    race_seats,
 )
 from solver.games.dalek.turn import compile_turn
 from solver.samples import sample_text, winner_names, write_samples
@@ -67,22 +66,21 @@ def play_options(command):
                    "for `verify` to reject.")
 @json_option
 def simulate(faces, die_file, dice, tie_rule, policy, opponent, target, count, seed, out,
-          decisions, bug, as_json) -> None:
+             decisions, bug, as_json) -> None:
     """Dalek Dice turns (the final score of each) or, with --duel, races (the winner)."""
-
     rules = parse_rules(faces, die_file, dice, tie_rule)
     pairs = dp.Pairs.of(compile_turn(rules))
     rng = generator(seed)
     comment = run_command("dalek", policy=policy, duel=opponent,
-                       target=None if opponent is None else target, n=count, seed=seed,
-                       faces=" ".join(weighted(rules.die)), dice=rules.dice,
-                       tie_rule=rules.tie_rule, bug=bug)
+                          target=None if opponent is None else target, n=count, seed=seed,
+                          faces=" ".join(weighted(rules.die)), dice=rules.dice,
+                          tie_rule=rules.tie_rule, bug=bug)
     if opponent is not None:
         if decisions is not None or bug is not None:
             raise InputError("--decisions and --bug are for single turns, not a --duel")
         header, columns, summary = _duel(pairs, policy, opponent, target, count, rng)
     else:
-        chosen = dp.parse_policy(pairs, policy)
+        chosen = dp.parse_policy(policy, pairs)
         log = Decisions([], [], [], [], []) if decisions is not None else None
         play = None if bug is None else BUGS[bug](rules)
         scores, seconds = timed(dalek_turns, chosen, count, rng, play=play, decisions=log)
@@ -97,16 +95,15 @@ def simulate(faces, die_file, dice, tie_rule, policy, opponent, target, count, s
     finish_run(out, comment, header, columns, summary, as_json)
 
 
-def _duel(pairs, policy: str, opponent: str, target: int, count: int, rng
-                ) -> tuple[list[str], list, dict]:
+def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, rng
+          ) -> tuple[list[str], list, dict]:
     """Races between seat 1 (`policy`) and seat 2 (`opponent`)."""
-
-    policies = (dp.parse_policy(pairs, policy, duel=True),
-                dp.parse_policy(pairs, opponent, duel=True))
-    values = dp.solve_duel(pairs, policies, target).values if None in policies else None
-    seats = [FixedSeat(p, rng) if p is not None else RaceSeat(values, pairs, seat, rng)
-             for seat, p in enumerate(policies)]
-    (scores, winner), seconds = timed(dalek_games, seats, target, count, rng)
+    policies = (dp.parse_policy(policy, pairs, duel=True),
+                dp.parse_policy(opponent, pairs, duel=True))
+    racing = any(isinstance(p, dp.RacePolicy) for p in policies)
+    values = dp.solve_duel(pairs, policies, target).values if racing else None
+    seats = race_seats(pairs, policies, values, rng)
+    (scores, winner), seconds = timed(dalek_games, seats, target, count)
     summary = {"unit": "game", "policies": [policy, opponent], "target": target,
                "wins": [int((winner == s).sum()) for s in (0, 1)],
                "ties": int((winner < 0).sum()), "seconds": seconds}
@@ -124,9 +121,8 @@ def weighted(die) -> list[str]:
 @check_options
 @json_option
 def verify(faces, die_file, dice, tie_rule, policy, opponent, target, samples, decisions, alpha,
-          test, top, as_json) -> None:
+           test, top, as_json) -> None:
     """Dalek Dice: turn scores (or race winners, with --duel) of a simulator, or its moves."""
-
     rules = parse_rules(faces, die_file, dice, tie_rule)
     pairs = dp.Pairs.of(compile_turn(rules))
     game = (f"Dalek Dice ({rules.dice} dice: {' '.join(rules.die.faces)}; tie rule "
@@ -136,17 +132,17 @@ def verify(faces, die_file, dice, tie_rule, policy, opponent, target, samples, d
         regrets, moves = dp.decision_regrets(pairs, decisions)
         turns = moves.extra.get("turn")
         regret_report(f"{game}: moves of {decisions} against optimal play for expected points",
-                       "expected points", regrets, turns,
-                       lambda r: dp.describe_move(pairs, moves, r), top, as_json)
+                      "expected points", regrets, turns,
+                      lambda r: dp.describe_move(pairs, moves, r), top, as_json)
         return
     if opponent is not None:
-        policies = (dp.parse_policy(pairs, policy, duel=True),
-                    dp.parse_policy(pairs, opponent, duel=True))
+        policies = (dp.parse_policy(policy, pairs, duel=True),
+                    dp.parse_policy(opponent, pairs, duel=True))
         seats = dp.solve_duel(pairs, policies, target).chances()
         title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
         winner_verdict(title, seats, samples, alpha, test, top, as_json)
         return
-    chosen = dp.parse_policy(pairs, policy)
+    chosen = dp.parse_policy(policy, pairs)
     possible = pairs.turn.graph.possible_results().tolist()
     score_verdict(f"{game}, one turn, policy {chosen.name}", dp.distribution(chosen),
-            [s for s, ok in enumerate(possible) if ok], samples, alpha, test, top, as_json)
+                  [s for s, ok in enumerate(possible) if ok], samples, alpha, test, top, as_json)

@@ -45,8 +45,6 @@ def race_options(command):
     return command
 
 
-
-
 def _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, quiet, no_cache):
     """Build and solve the race (from the cache when possible)."""
     players = 2 if players is None else players
@@ -57,6 +55,7 @@ def _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, qu
         return solve_race(race, exact=exact, progress=progress, use_cache=not no_cache)
     finally:
         progress.close()
+
 
 A_HELP = "Seat 1's policy (it moves first)."
 B_HELP = "Seat 2's policy."
@@ -242,26 +241,22 @@ def plot(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_
 @click.option("--exact", is_flag=True,
               help="Exact rationals (small targets and few dice only).")
 @json_option
-def duel(faces, die_file, dice, tie_rule, first, second, target, exact,
-               as_json) -> None:
+def duel(faces, die_file, dice, tie_rule, first, second, target, exact, as_json) -> None:
     """Two Dalek Dice policies race each other: each seat's chance to win.
 
     A fixed policy plays the same turn whatever the score; "win" plays each turn for its
     share of the win against the other seat (both "win": the game of `dalek game`)."""
     from solver.games.dalek import policies as dp
-    from solver.games.dalek.rules import parse_rules
-    from solver.games.dalek.turn import compile_turn
 
     rules = parse_rules(faces, die_file, dice, tie_rule)
     pairs = dp.Pairs.of(compile_turn(rules))
-    policies = (dp.parse_policy(pairs, first, duel=True),
-                dp.parse_policy(pairs, second, duel=True))
+    policies = (dp.parse_policy(first, pairs, duel=True),
+                dp.parse_policy(second, pairs, duel=True))
     duel = dp.solve_duel(pairs, policies, target, exact=exact)
     seats = duel.chances()
-    names = [dp.WIN if p is None else p.name for p in policies]
-    points = ["-" if p is None else
-              f"{float(sum(s * q for s, q in enumerate(dp.distribution(p)))):.6f}"
-              for p in policies]
+    names = [p.name for p in policies]
+    points = [f"{float(sum(s * q for s, q in enumerate(dp.distribution(p)))):.6f}"
+              if isinstance(p, dp.TurnPolicy) else "-" for p in policies]
     for seat, name in zip(seats, names):
         seat["policy"] = name
     title = (f"Dalek Dice duel to {target} ({rules.dice} dice: {' '.join(rules.die.faces)}; "

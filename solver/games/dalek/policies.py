@@ -5,11 +5,12 @@ held as flat arrays over every (reachable state, roll) pair of the compiled turn
 finds a move with two integer searches instead of a solver call, and a user's table (the CSV that
 `dice-solver dalek table` writes) becomes the same arrays. Built-in policies: `points` (optimal
 for expected points), `keep-daleks K` (a simple human rule, see `keep_daleks`), and the optimal
-turn for any utility of the final score (the win share each score leads to, in a race).
+turn for any utility of the final score (the win share each score leads to, in a race). The race
+policy "win" is no turn policy: it plays each position's own optimal turn (`RacePolicy`).
 
-`Play` applies the rules (docs/rules.md, rules 3-8) to one roll of many turns at once: the
-simulator, the exact evaluation and the decision scorer all play through it, and the tests
-subclass it to build deliberately wrong simulators. `distribution` follows a policy forward over
+`Play` plays one roll of many turns at once by the rules of `rules.py`: the simulator, the exact
+evaluation and the decision scorer all play through it, and `bugs.py` subclasses it to build
+deliberately wrong simulators. `distribution` follows a policy forward over
 turn states in exact integers; it shares nothing with the solver's optimisation, so it also checks
 it (the points policy's distribution equals the solver's).
 """
@@ -25,22 +26,19 @@ import numpy as np
 from solver.dice import Die, roll
 from solver.engine.local import Choices
 from solver.errors import InputError
-from solver.games.dalek.race import TIE as TIE_METRIC
-from solver.games.dalek.race import VALUE as VALUE_METRIC
-from solver.games.dalek.race import WIN as WIN_METRIC
 from solver.games.dalek.race import DalekRace, RaceValues, solve_race
 from solver.games.dalek.rules import (
-    BONUS,
-    DOCTOR,
-    EXTERMINATE,
+    DALEKS,
+    DOCTORS,
+    FIELDS,
+    HUMANS,
+    NOT_OVER,
+    TO_ROLL,
     Rules,
     TurnState,
     doctor_intervenes,
-    enough_kept,
-    exterminate,
-    exterminate_score,
     format_faces,
-    set_aside,
+    parse_dice,
 )
 from solver.games.dalek.turn import END, ROLL, STOP, CompiledTurn, points_utility
 from solver.samples import read_csv
@@ -48,64 +46,38 @@ from solver.samples import read_csv
 NONE = -1  # the policy says nothing here (the third Doctor ended the turn, or a table is silent)
 THEN = (END, STOP, ROLL)  # codes 0, 1, 2 of what follows a keep
 END_CODE, STOP_CODE, ROLL_CODE = 0, 1, 2
-MOVE_COLUMNS = ("to_roll", "humans", "daleks", "doctors", "exterminates", "roll", "keep", "then")
+MOVE_COLUMNS = (*FIELDS, "roll", "keep", "then")  # a move in a policy table or decision log
 
 
 class Play:
     """One roll of many turns played by the rules, on arrays (one row per turn).
 
-    `die` is the die actually thrown (the rules' die unless a test loads it). Each rule is a
-    method, so a deliberately wrong simulator is a subclass that overrides one of them."""
+    `die` is the die actually thrown (the rules' die unless a test loads it). A deliberately
+    wrong simulator overrides `intervenes` or `stop_score`."""
 
     def __init__(self, rules: Rules, die: Die | None = None) -> None:
         self.rules = rules
         self.die = rules.die if die is None else die
         if self.die.faces != rules.die.faces:
             raise ValueError("the thrown die must have the rules' faces")
-        faces = rules.keepable_faces
-        self.human_values = np.array([rules.value(f) * (f in rules.human_faces) for f in faces])
-        self.dalek_values = np.array([rules.value(f) * (f in rules.dalek_faces) for f in faces])
 
     def roll(self, fields: np.ndarray, rolled: np.ndarray, kept: np.ndarray, then: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray]:
         """States after keeping `kept` (counts of the keepable faces) from `rolled` (counts of
-        every face), and each turn's score, or -1 while it goes on (`then` is ROLL_CODE)."""
-        doctors, exterminates, aside = set_aside(fields[:, 3], fields[:, 4],
-                                                 self._count(rolled, DOCTOR),
-                                                 self._count(rolled, EXTERMINATE))
-        after = np.column_stack([fields[:, 0] - aside - kept.sum(axis=1),
-                                 fields[:, 1] + kept @ self.human_values,
-                                 fields[:, 2] + kept @ self.dalek_values,
-                                 doctors, exterminates])
-        score = np.where(self.intervenes(doctors, exterminates), 0, self.final_score(after))
-        stop = (score < 0) & (then == STOP_CODE)
-        score[stop] = self.stop_score(after[stop, 1], after[stop, 2])
+        every face), and each turn's score, or NOT_OVER while it goes on (`then` is ROLL_CODE)."""
+        after = self.rules.keep(self.rules.set_aside(fields, rolled), kept)
+        score = self.rules.end_score(after, self.intervenes(after))
+        stop = (score == NOT_OVER) & (then == STOP_CODE)
+        score[stop] = self.stop_score(after[stop, HUMANS], after[stop, DALEKS])
         return after, score
 
-    def intervenes(self, doctors: np.ndarray, exterminates: np.ndarray) -> np.ndarray:
-        """Rule 5: the third Doctor ends the turn with nothing (it beats rule 6)."""
-        return doctor_intervenes(doctors)
-
-    def final_score(self, after: np.ndarray) -> np.ndarray:
-        """Rules 6 and 8: the score of a turn that is over once the roll is placed, else -1."""
-        to_roll, humans, daleks = after[:, 0], after[:, 1], after[:, 2]
-        no_dice_left = np.where(self.rules.daleks_hold(humans, daleks), humans + BONUS, 0)
-        return np.where(exterminate(after[:, 4]), exterminate_score(humans, to_roll),
-                        np.where(to_roll == 0, no_dice_left, -1))
+    def intervenes(self, after: np.ndarray) -> np.ndarray:
+        """Rule 5: the Doctor intervenes (state fields after the roll, last axis)."""
+        return doctor_intervenes(after[..., DOCTORS])
 
     def stop_score(self, humans: np.ndarray, daleks: np.ndarray) -> np.ndarray:
-        """Rule 8: stopping with dice left scores the Humans if the Daleks hold."""
-        return np.where(self.rules.daleks_hold(humans, daleks), humans, 0)
-
-    def legal(self, rolled: np.ndarray, kept: np.ndarray) -> np.ndarray:
-        """Rule 4: the keep takes dice the roll shows, and at least one die is kept."""
-        aside = (self._count(rolled, DOCTOR) > 0) * 1 + (self._count(rolled, EXTERMINATE) > 0)
-        shown = rolled[:, list(self.rules.keepable_faces)]
-        return np.all(kept <= shown, axis=1) & enough_kept(kept.sum(axis=1) + aside)
-
-    def _count(self, rolled: np.ndarray, face: str) -> np.ndarray:
-        faces = self.rules.die.faces
-        return rolled[:, faces.index(face)] if face in faces else np.zeros(len(rolled), np.int64)
+        """Rule 8: the points of stopping with dice left."""
+        return self.rules.stop_score(humans, daleks)
 
 
 @dataclass
@@ -115,7 +87,7 @@ class Pairs:
 
     turn: CompiledTurn
     keys: np.ndarray  # (states,) sorted state keys
-    fields: np.ndarray  # (states, 5)
+    fields: np.ndarray  # (states, FIELDS)
     first: np.ndarray  # (states + 1,) each state's first pair; the last entry is the count
     radix: np.ndarray  # per face: a roll's code is counts @ radix
     codes: np.ndarray  # sorted codes of every roll of 1..dice dice
@@ -126,12 +98,12 @@ class Pairs:
         rules = turn.rules
         sizes = sorted(turn.layers)
         keys = np.concatenate([turn.layers[n].keys for n in sizes])
-        per_state = np.concatenate([np.full(len(turn.layers[n].keys), len(turn.keeps[n].outcomes))
+        per_state = np.concatenate([np.full(len(turn.layers[n].keys), len(turn.rolls[n]))
                                     for n in sizes])
         faces = len(rules.die.faces)
         radix = (rules.dice + 1) ** np.arange(faces - 1, -1, -1, dtype=np.int64)
-        codes = np.concatenate([turn.keeps[n].outcomes @ radix for n in turn.keeps])
-        rank = np.concatenate([np.arange(len(turn.keeps[n].outcomes)) for n in turn.keeps])
+        codes = np.concatenate([turn.rolls[n] @ radix for n in turn.rolls])
+        rank = np.concatenate([np.arange(len(turn.rolls[n])) for n in turn.rolls])
         order = np.argsort(codes, kind="stable")
         return cls(turn, keys, turn.codec.decode_all(keys),
                    np.concatenate([[0], np.cumsum(per_state)]), radix, codes[order], rank[order])
@@ -164,7 +136,7 @@ class Pairs:
     @cached_property
     def rolled(self) -> np.ndarray:
         """Each pair's roll as counts over the faces."""
-        return np.concatenate([self.turn.keeps[int(f[0])].outcomes for f in self.fields])
+        return np.concatenate([self.turn.rolls[int(f[TO_ROLL])] for f in self.fields])
 
     @cached_property
     def choice(self) -> np.ndarray:
@@ -181,15 +153,16 @@ class Pairs:
 
     def layer(self, n: int) -> tuple[int, int]:
         """The states [lo, hi) that roll n dice."""
-        return (int(np.searchsorted(self.fields[:, 0], n)),
-                int(np.searchsorted(self.fields[:, 0], n, side="right")))
+        return (int(np.searchsorted(self.fields[:, TO_ROLL], n)),
+                int(np.searchsorted(self.fields[:, TO_ROLL], n, side="right")))
 
 
-@dataclass
+@dataclass(eq=False)
 class TurnPolicy:
     """A keep and a stop-or-roll for every (state, roll) pair: `keep[p]` counts over the
     keepable faces (Humans, then Daleks, in die order), `then[p]` END/STOP/ROLL code or NONE.
-    Stored as int8 (counts are at most 30), so a race can hold one policy per position."""
+    Stored as int8 (counts are at most 30), so a race can hold one policy per position.
+    `name` is how `parse_policy` reads it back (optimal turns for a race position are "win")."""
 
     name: str
     pairs: Pairs
@@ -200,9 +173,27 @@ class TurnPolicy:
         self.keep = self.keep.astype(np.int8)
         self.then = self.then.astype(np.int8)
 
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TurnPolicy) and self.name == other.name and
+                self.pairs is other.pairs and np.array_equal(self.keep, other.keep) and
+                np.array_equal(self.then, other.then))
+
     @property
     def rules(self) -> Rules:
         return self.pairs.rules
+
+
+@dataclass(frozen=True)
+class RacePolicy:
+    """"win": every turn played for the mover's share of the win from the position it starts
+    in, so the turn changes with the scores. It exists only in a race (a duel), which solves
+    for it: each seat playing it is optimal against the others."""
+
+    name: str = "win"
+
+
+Policy = TurnPolicy | RacePolicy
+WIN = RacePolicy()
 
 
 # ---- built-in policies ----------------------------------------------------------------------
@@ -224,17 +215,17 @@ def _from_choices(pairs: Pairs, chosen: np.ndarray, name: str) -> TurnPolicy:
     """Read a whole policy off the graph's choices: follow every pair's chain of keep choices
     at once (the vectorised form of `CompiledTurn.best_keep`)."""
     turn, rules = pairs.turn, pairs.rules
-    first_edge, child, label = _chains(turn)
+    keeps = turn.graph.choice_options(labelled=True)  # edges labelled with keep codes
     node, code = pairs.choice.copy()
     live = node >= 0
     node, code = node[live], code[live]
     while True:
-        step = np.flatnonzero(first_edge[node] >= 0)
+        step = np.flatnonzero(keeps.start[node] >= 0)
         if not len(step):
             break
-        edge = first_edge[node[step]] + chosen[node[step]]
-        code[step] += label[edge]
-        node[step] = child[edge]
+        edge = keeps.start[node[step]] + chosen[node[step]]
+        code[step] += keeps.label[edge]
+        node[step] = keeps.child[edge]
     keep = np.zeros((pairs.size, len(rules.keepable_faces)), dtype=np.int64)
     digits = np.empty((len(code), keep.shape[1]), dtype=np.int64)
     for j in range(keep.shape[1]):
@@ -244,23 +235,6 @@ def _from_choices(pairs: Pairs, chosen: np.ndarray, name: str) -> TurnPolicy:
     over = node < turn.graph.n_results
     then[live] = np.where(over, END_CODE, np.where(chosen[node] == 1, ROLL_CODE, STOP_CODE))
     return TurnPolicy(name, pairs, keep, then)
-
-
-def _chains(turn: CompiledTurn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The labelled (keep) choice blocks flattened: each node's first edge (-1 for nodes of
-    other blocks and results), each edge's child and keep-code label."""
-    graph = turn.graph
-    first_edge = np.full(graph.size, -1, dtype=np.int64)
-    children, labels, offset = [], [], 0
-    for b, block in enumerate(graph.blocks):
-        if b in turn.labels:
-            first_edge[block.start:block.stop] = offset + block.indptr[:-1]
-            children.append(block.child)
-            labels.append(turn.labels[b])
-            offset += len(block.child)
-    empty = np.empty(0, dtype=np.int64)
-    return (first_edge, np.concatenate(children) if children else empty,
-            np.concatenate(labels) if labels else empty)
 
 
 def keep_daleks(pairs: Pairs, k: int) -> TurnPolicy:
@@ -276,27 +250,27 @@ def keep_daleks(pairs: Pairs, k: int) -> TurnPolicy:
     fields, rolled = pairs.fields[pairs.state_of], pairs.rolled
     faces = list(rules.keepable_faces)
     keep = np.zeros((pairs.size, len(faces)), dtype=np.int64)
-    daleks = fields[:, 2].copy()
     for j, face in enumerate(faces):
         if face in rules.dalek_faces:
             keep[:, j] = rolled[:, face]
-            daleks += rolled[:, face] * rules.value(face)
-    humans = fields[:, 1].copy()
+    kept = rules.keep(fields, keep)
     by_value = sorted((j for j, f in enumerate(faces) if f in rules.human_faces),
                       key=lambda j: -rules.value(faces[j]))
     for j in by_value:
-        value = rules.value(faces[j])
-        for t in range(1, rules.dice + 1):  # one more of this face while the Daleks hold
-            fits = (t <= rolled[:, faces[j]]) & rules.daleks_hold(humans + value, daleks)
+        one = np.eye(len(faces), dtype=np.int64)[j]
+        for _ in range(rules.dice):  # one more of this face while the Daleks hold
+            more = rules.keep(kept, one)
+            fits = (keep[:, j] < rolled[:, faces[j]]) & rules.daleks_hold(more[:, HUMANS],
+                                                                          more[:, DALEKS])
             keep[:, j] += fits
-            humans += fits * value
+            kept[fits] = more[fits]
     for j in reversed(by_value):  # rule 4: one lowest Human when nothing else is kept
-        empty = ~play.legal(rolled, keep) & (rolled[:, faces[j]] > 0)
+        empty = ~rules.may_keep(rolled, keep) & (rolled[:, faces[j]] > 0)
         keep[empty, j] = 1
     after, score = play.roll(fields, rolled, keep, np.full(pairs.size, ROLL_CODE))
-    stop = (after[:, 1] >= k) & rules.daleks_hold(after[:, 1], after[:, 2])
-    then = np.where(score >= 0, END_CODE, np.where(stop, STOP_CODE, ROLL_CODE))
-    ended = play.intervenes(after[:, 3], after[:, 4])
+    stop = (after[:, HUMANS] >= k) & rules.daleks_hold(after[:, HUMANS], after[:, DALEKS])
+    then = np.where(score != NOT_OVER, END_CODE, np.where(stop, STOP_CODE, ROLL_CODE))
+    ended = play.intervenes(after)
     then[ended] = NONE
     keep[ended] = 0
     return TurnPolicy(f"keep-daleks {k}", pairs, keep, then)
@@ -322,14 +296,14 @@ def read_moves(pairs: Pairs, path: str, what: str) -> Moves:
     rules = pairs.rules
     keepable = list(rules.keepable_faces)
     columns = {name: header.index(name) for name in header}
-    fields = np.empty((len(rows), 5), dtype=np.int64)
+    fields = np.empty((len(rows), len(FIELDS)), dtype=np.int64)
     rolled = np.empty((len(rows), len(rules.die.faces)), dtype=np.int64)
     kept = np.empty((len(rows), len(keepable)), dtype=np.int64)
     then = np.empty(len(rows), dtype=np.int64)
     faces: dict[str, tuple[int, ...]] = {}
     for r, (row, line) in enumerate(zip(rows, lines)):
         try:
-            fields[r] = [int(row[columns[c]]) for c in MOVE_COLUMNS[:5]]
+            fields[r] = [int(row[columns[c]]) for c in FIELDS]
             rolled[r] = _faces(rules, row[columns["roll"]], faces)
             counts = _faces(rules, row[columns["keep"]], faces)
             then[r] = THEN.index(row[columns["then"]].strip().lower())
@@ -338,19 +312,18 @@ def read_moves(pairs: Pairs, path: str, what: str) -> Moves:
         if any(c for f, c in enumerate(counts) if f not in keepable):
             raise InputError(f"{what} line {line}: only Human and Dalek dice are kept by choice")
         kept[r] = [counts[f] for f in keepable]
-    _check_rows(fields, rolled.sum(axis=1) == fields[:, 0], lines, what,
+    _check_rows(fields, rolled.sum(axis=1) == fields[:, TO_ROLL], lines, what,
                 "the roll shows {shown} dice but {to_roll} were to roll",
-                shown=rolled.sum(axis=1), to_roll=fields[:, 0])
+                shown=rolled.sum(axis=1), to_roll=fields[:, TO_ROLL])
     state = pairs.states(fields)
     _check_rows(fields, state >= 0, lines, what, "no turn reaches this position ({state})")
     pair = pairs.pair(state, rolled)
-    play = Play(rules)
     _check_rows(fields, pairs.choice[0, pair] >= 0, lines, what,
                 "the third Doctor ends the turn on this roll: there is no move to make")
-    _check_rows(fields, play.legal(rolled, kept), lines, what,
+    _check_rows(fields, rules.may_keep(rolled, kept), lines, what,
                 "this keep is not allowed (it must be in the roll, and one die must be kept)")
-    _, score = play.roll(fields, rolled, kept, np.full(len(rows), ROLL_CODE))
-    _check_rows(fields, (score >= 0) == (then == END_CODE), lines, what,
+    _, score = Play(rules).roll(fields, rolled, kept, np.full(len(rows), ROLL_CODE))
+    _check_rows(fields, (score != NOT_OVER) == (then == END_CODE), lines, what,
                 "'then' must be 'end' exactly when the keep ends the turn")
     extra = {name: [row[i] for row in rows] for name, i in columns.items()
              if name not in MOVE_COLUMNS}
@@ -370,17 +343,13 @@ def read_table(pairs: Pairs, path: str) -> TurnPolicy:
     keep = np.zeros((pairs.size, moves.keep.shape[1]), dtype=np.int64)
     then = np.full(pairs.size, NONE, dtype=np.int64)
     keep[moves.pair], then[moves.pair] = moves.keep, moves.then
-    return TurnPolicy(f"table {path}", pairs, keep, then)
+    return TurnPolicy(f"{TABLE}{path}", pairs, keep, then)
 
 
 def _faces(rules: Rules, text: str, cache: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
-    """Dice written as players speak ("H4 H4 D3", "-" for none) as counts over the faces."""
+    """`parse_dice`, once per distinct text (a file repeats the same rolls many times)."""
     if text not in cache:
-        counts = [0] * len(rules.die.faces)
-        for token in text.replace(",", " ").split():
-            if token != "-":
-                counts[rules.die.index(token.upper())] += 1
-        cache[text] = tuple(counts)
+        cache[text] = parse_dice(rules, text)
     return cache[text]
 
 
@@ -411,7 +380,7 @@ def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]
     dice, total = policy.rules.dice, play.die.total
     scale = total ** (dice * (dice + 1) // 2)
     mass = np.zeros(len(pairs.keys), dtype=object)
-    mass[pairs.states(np.array([[dice, 0, 0, 0, 0]]))[0]] = scale
+    mass[pairs.states(np.array([policy.rules.start().fields]))[0]] = scale
     scores: dict[int, int] = {}
     for n in range(dice, 0, -1):
         lo, hi = pairs.layer(n)
@@ -423,7 +392,7 @@ def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]
         pair = (pairs.first[live][:, None] + np.arange(count)).ravel()
         after, score = play.roll(pairs.fields[live].repeat(count, axis=0), pairs.rolled[pair],
                                  policy.keep[pair], policy.then[pair])
-        going = score < 0
+        going = score == NOT_OVER
         _check_moves(policy, pair[going & (policy.then[pair] != ROLL_CODE)])
         share = np.repeat(mass[live] // outcomes.denominator, count) * \
             np.tile(np.array(outcomes.weights, dtype=object), len(live))
@@ -450,30 +419,29 @@ def _check_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
 
 
 # ---- policies by name, and duels ------------------------------------------------------------
-WIN = "win"
+TABLE = "table:"  # a policy table named on the command line: table:FILE
 
 
-def parse_policy(pairs: Pairs, text: str, duel: bool = False) -> TurnPolicy | None:
+def parse_policy(text: str, pairs: Pairs, duel: bool = False) -> Policy:
     """A policy named on the command line: "points", "keep-daleks K" (alias "hold K"), a policy
     table ("table:FILE", or a FILE ending in .csv or .csv.gz), or in a duel "win" (optimal for
-    winning; returned as None, since it depends on the position). "optimal" means "points" for
-    a single turn and "win" in a duel."""
+    winning). "optimal" means "points" for a single turn and "win" in a duel."""
     words = " ".join(text.split())
     lower = words.lower()
     if lower == "optimal":
-        lower = WIN if duel else "points"
+        lower = WIN.name if duel else "points"
     if lower == "points":
         return points_policy(pairs)
-    if lower == WIN:
+    if lower == WIN.name:
         if not duel:
             raise InputError("the 'win' policy depends on the game position: use it in a duel "
                              "(--duel, or dalek duel)")
-        return None
+        return WIN
     head, _, number = lower.partition(" ")
     if head in ("keep-daleks", "hold") and number.isdigit():
         return keep_daleks(pairs, int(number))
-    if lower.startswith("table:") or lower.endswith((".csv", ".csv.gz")):
-        return read_table(pairs, words[6:] if lower.startswith("table:") else words)
+    if lower.startswith(TABLE) or lower.endswith((".csv", ".csv.gz")):
+        return read_table(pairs, words[len(TABLE):] if lower.startswith(TABLE) else words)
     raise InputError(f"unknown Dalek Dice policy {text!r}: use points, \"keep-daleks K\", "
                      f"win (in a duel) or a policy table (table:FILE)")
 
@@ -487,39 +455,25 @@ def race_local(policy: TurnPolicy) -> Choices:
 
 @dataclass
 class Duel:
-    """Two seats racing to the target, each with a fixed turn policy or None ("win": optimal
-    for its share of the win against the other), and the race solved for that play."""
+    """Seats racing to the target, each with its policy, and the race solved for that play."""
 
     race: DalekRace
-    policies: tuple[TurnPolicy | None, ...]
+    policies: tuple[Policy, ...]
     values: RaceValues
 
     def chances(self) -> list[dict]:
         """Each seat's P(win alone), P(tie for first) and value (share of the win) from the
         start, float and (when solved so) exact."""
-        n = self.race.players
-        start = self.race.start()
-        row = self.values.values(start)
-        exact = None if self.values.exact is None else self.values.exact[self.values.row(start)]
-        seats = []
-        for seat in range(n):
-            entry: dict = {"seat": seat + 1, "p_win": float(row[WIN_METRIC * n + seat]),
-                           "p_tie": float(row[TIE_METRIC * n + seat]),
-                           "value": float(row[VALUE_METRIC * n + seat])}
-            if exact is not None:
-                entry.update(p_win_exact=exact[WIN_METRIC * n + seat],
-                             p_tie_exact=exact[TIE_METRIC * n + seat],
-                             value_exact=exact[VALUE_METRIC * n + seat])
-            seats.append(entry)
-        return seats
+        return self.values.chances(self.race.start())
 
 
-def solve_duel(pairs: Pairs, policies: tuple[TurnPolicy | None, ...], target: int,
-               exact: bool = False, use_cache: bool = True) -> Duel:
-    """The race where seat i plays `policies[i]` (None: optimal for winning). With every seat
-    optimal this is the plain race (cached like `dalek game`); a fixed seat changes the game,
-    so that solve is never read from or written to the cache."""
-    locals_ = {seat: race_local(p) for seat, p in enumerate(policies) if p is not None}
+def solve_duel(pairs: Pairs, policies: tuple[Policy, ...], target: int, exact: bool = False,
+               use_cache: bool = True) -> Duel:
+    """The race where seat i plays `policies[i]`. With every seat playing "win" this is the
+    plain race (cached like `dalek game`); a fixed seat changes the game, so that solve is
+    never read from or written to the cache."""
+    locals_ = {seat: race_local(p) for seat, p in enumerate(policies)
+               if isinstance(p, TurnPolicy)}
     race = DalekRace(pairs.turn, len(policies), target, seat_locals=locals_)
     values = solve_race(race, exact=exact, use_cache=use_cache and not locals_)
     return Duel(race, policies, values)
@@ -536,7 +490,7 @@ def decision_regrets(pairs: Pairs, path: str) -> tuple[np.ndarray, Moves]:
     after, score = Play(pairs.rules).roll(pairs.fields[state], pairs.rolled[moves.pair],
                                           moves.keep, moves.then)
     worth = score.astype(np.float64)
-    going = score < 0
+    going = score == NOT_OVER
     worth[going] = values[pairs.chance[pairs.states(after[going])]]
     best = values[pairs.choice[0, moves.pair]]
     return np.maximum(best - worth, 0.0), moves

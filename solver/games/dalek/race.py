@@ -3,10 +3,8 @@
 A position is every player's score and the seat to move. Someone at or above the target means the
 final round is on: the seats after them still play once, and the game ends after the last seat's
 turn. So (scores, mover) says who still plays, and no other field is needed. Each turn is the
-compiled turn of `dalek_turn`, played for the mover's share of the win.
-
-Metrics, for seats 0..N-1: objective value (win alone = 1, a k-way tie for first = 1/k or the tie
-value given), then P(win alone), then P(tie for first).
+compiled turn of `turn.py`, played for the mover's share of the win. A position's value is a row of
+metrics, three per seat, which `RaceMetrics` names.
 """
 
 from __future__ import annotations
@@ -24,9 +22,30 @@ from solver.errors import InputError
 from solver.games.dalek.turn import CompiledTurn
 
 DEFAULT_TARGET = 60
-VALUE, WIN, TIE = 0, 1, 2  # metric kinds
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
+
+
+@dataclass(frozen=True)
+class RaceMetrics:
+    """Where each seat's numbers sit in a position's row of metrics (the engine sees only how
+    many there are): its share of the win (its objective: win alone = 1, a k-way tie for first
+    = 1/k or the tie value given), P(win alone) and P(tie for first)."""
+
+    players: int
+
+    @property
+    def count(self) -> int:
+        return 3 * self.players
+
+    def value(self, seat: int) -> int:
+        return seat
+
+    def win(self, seat: int) -> int:
+        return self.players + seat
+
+    def tie(self, seat: int) -> int:
+        return 2 * self.players + seat
 
 
 @dataclass
@@ -47,7 +66,8 @@ class DalekRace:
             raise InputError(f"the target must be positive, not {self.target}")
         if self.tie_value is not None and not 0 <= self.tie_value <= 1:
             raise InputError(f"the tie value must lie between 0 and 1, not {self.tie_value}")
-        self.metrics = 3 * self.players
+        self.metric = RaceMetrics(self.players)
+        self.metrics = self.metric.count  # what the engine sees
         self._payoffs: dict[tuple[int, ...], Terminal] = {}
 
     @cached_property
@@ -63,7 +83,7 @@ class DalekRace:
         return ((0,) * self.players, 0)
 
     def objective(self, position: Hashable) -> int:
-        return VALUE * self.players + position[1]
+        return self.metric.value(position[1])
 
     def local(self, position: Hashable) -> Choices | TurnLocal:
         return self.seat_locals.get(position[1], self.optimal_turn)
@@ -132,8 +152,8 @@ class DalekRace:
                 self.tie_value if self.tie_value is not None else Fraction(1, k))
             values = [Fraction(0)] * self.metrics
             for seat in winners:
-                values[VALUE * self.players + seat] = share
-                values[(WIN if k == 1 else TIE) * self.players + seat] = Fraction(1)
+                values[self.metric.value(seat)] = share
+                values[(self.metric.win if k == 1 else self.metric.tie)(seat)] = Fraction(1)
             self._payoffs[winners] = Terminal(tuple(values))
         return self._payoffs[winners]
 
@@ -177,6 +197,24 @@ class RaceValues:
 
     def values(self, position: Position) -> np.ndarray:
         return self.table[self.row(position)]
+
+    def chances(self, position: Position) -> list[dict]:
+        """Each seat's P(win alone), P(tie for first) and value (share of the win) from a
+        position, float and (when solved so) exact."""
+        metric = self.race.metric
+        row = self.values(position)
+        exact = None if self.exact is None else self.exact[self.row(position)]
+        seats = []
+        for seat in range(self.race.players):
+            entry: dict = {"seat": seat + 1, "p_win": float(row[metric.win(seat)]),
+                           "p_tie": float(row[metric.tie(seat)]),
+                           "value": float(row[metric.value(seat)])}
+            if exact is not None:
+                entry.update(p_win_exact=exact[metric.win(seat)],
+                             p_tie_exact=exact[metric.tie(seat)],
+                             value_exact=exact[metric.value(seat)])
+            seats.append(entry)
+        return seats
 
     def utilities(self, position: Position) -> np.ndarray:
         """The mover's objective value of each turn score from this position."""

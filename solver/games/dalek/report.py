@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
-from solver.formatting import exact_text
-from solver.games.dalek.race import TIE, VALUE, WIN, RaceValues, cache_key
-from solver.games.dalek.rules import TurnState, format_faces
+from solver.formatting import exact_text, exact_texts
+from solver.games.dalek.race import RaceValues, cache_key
+from solver.games.dalek.rules import DOCTOR, EXTERMINATE, FIELDS, TurnState, format_faces
 from solver.games.dalek.turn import (
     END,
     ROLL,
@@ -65,8 +65,8 @@ def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
     floats = graph.values(np.asarray(utility, dtype=np.float64))
     exact = None if exact_utility is None else graph.solve_exact(exact_utility)
     opts = position_options(turn, state, rolled)
-    doc, ext = rules.count(rolled, "DOC"), rules.count(rolled, "EXT")
-    aside = " ".join(["DOC"] * (doc > 0) + ["EXT"] * (ext > 0)) or "nothing"
+    doctor, exterminate = rules.set_aside_dice(rolled)
+    aside = " ".join([DOCTOR] * int(doctor) + [EXTERMINATE] * int(exterminate)) or "nothing"
     rows = []
     for index, option in enumerate(opts):
         row = {"keep": format_faces(rules, option.keep), "action": option.action,
@@ -101,19 +101,18 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
     solution = solve_points(turn, exact=True)
     exact = solution.exact
     decision = {node: (STOP, ROLL)[exact.choice(graph, node)] for node in turn.decide.values()}
-    columns = ["to_roll", "humans", "daleks", "doctors", "exterminates"]
+    columns = list(FIELDS)
     state_rows = []
     for key, node in sorted(turn.chance.items()):
         s = turn.codec.decode(key)
         decide = turn.decide.get(key)
         value = exact.value(node if decide is None else decide)
-        state_rows.append((s.to_roll, s.humans, s.daleks, s.doctors, s.exterminates,
-                           repr(float(value)), exact_text(value),
-                           "" if decide is None else rules.stop_score(s),
+        state_rows.append((*s.fields, repr(float(value)), exact_text(value),
+                           "" if decide is None else rules.stop_score(s.humans, s.daleks),
                            "roll" if decide is None else decision[decide]))
     keep_rows = []
     for n in sorted(turn.layers):
-        layer, outcomes = turn.layers[n], turn.keeps[n].outcomes
+        layer, outcomes = turn.layers[n], turn.rolls[n]
         states, rolls = np.nonzero(layer.choice >= 0)
         fields = turn.codec.decode_all(layer.keys[states])
         for row, o, node, code in zip(fields.tolist(), rolls.tolist(),
@@ -140,20 +139,8 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
 def game_summary(values: RaceValues) -> dict:
     """Each seat's chances at the start of the game under optimal play."""
     race = values.race
-    start = race.start()
-    row = values.values(start)
-    n = race.players
-    seats = []
-    for seat in range(n):
-        entry = {"seat": seat + 1, "p_win": float(row[WIN * n + seat]),
-                 "p_tie": float(row[TIE * n + seat]), "value": float(row[VALUE * n + seat])}
-        if values.exact is not None:
-            exact = values.exact[values.row(start)]
-            entry.update({"p_win_exact": exact_text(exact[WIN * n + seat]),
-                          "p_tie_exact": exact_text(exact[TIE * n + seat]),
-                          "value_exact": exact_text(exact[VALUE * n + seat])})
-        seats.append(entry)
-    return {"players": n, "target": race.target,
+    seats = exact_texts(values.chances(race.start()))
+    return {"players": race.players, "target": race.target,
             "tie_value": "1/k" if race.tie_value is None else exact_text(race.tie_value),
             "dice": race.turn.rules.dice, "faces": list(race.turn.rules.die.faces),
             "tie_rule": race.turn.rules.tie_rule, "seats": seats,
@@ -168,7 +155,8 @@ def head_starts(values: RaceValues) -> dict:
     race = values.race
     if race.players != 2:
         raise InputError("head starts are tabled for two players")
-    rows = [{"head_start": h, "value_seat_1": float(values.values(((h, 0), 0))[VALUE * 2])}
+    rows = [{"head_start": h,
+             "value_seat_1": float(values.values(((h, 0), 0))[race.metric.value(0)])}
             for h in range(race.target) if ((h, 0), 0) in values.index]
     fairest = min(rows, key=lambda r: (abs(r["value_seat_1"] - 0.5), r["head_start"]))
     return {"rows": rows, "fairest": fairest["head_start"]}
@@ -213,23 +201,22 @@ def write_race_tables(values: RaceValues, out: Path, command: str) -> tuple[Path
     P(win alone) under optimal play, and what playing this one turn for expected points
     instead (then optimally again) would cost: the policy difference in win probability."""
     race = values.race
-    n = race.players
     positions = sorted(values.index, key=lambda p: (sum(p[0]), p[0], p[1]))
     measures = contrast(values, positions)
     rows = []
     for (seat_scores, mover), (best, points_play, expected, p_zero) in zip(positions,
                                                                            measures.tolist()):
-        p_win = float(values.values((seat_scores, mover))[WIN * n + mover])
+        p_win = float(values.values((seat_scores, mover))[race.metric.win(mover)])
         final = int(race.final_round(seat_scores, mover))
         rows.append((*seat_scores, mover + 1, final, repr(best), repr(p_win), repr(points_play),
                      repr(best - points_play), repr(expected), repr(p_zero)))
-    header = [f"score_{s + 1}" for s in range(n)] + [
+    header = [f"score_{s + 1}" for s in range(race.players)] + [
         "mover", "final_round", "value", "p_win", "value_points_turn", "regret",
         "expected_points", "p_zero"]
     files = write_table(out, "race_positions", header, rows)
     regrets = measures[:, 0] - measures[:, 1]
     summary = {"positions": len(rows), "residual": values.residual,
-               "value_first_seat": float(values.values(race.start())[VALUE * n]),
+               "value_first_seat": float(values.values(race.start())[race.metric.value(0)]),
                "positions_where_points_play_loses": int(np.sum(regrets > 1e-9)),
                "largest_regret": float(regrets.max()) if len(rows) else 0.0,
                "mean_regret": float(regrets.mean()) if len(rows) else 0.0}

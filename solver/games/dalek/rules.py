@@ -1,8 +1,10 @@
 """Dalek Dice, one turn, as the rulebook states it (numbers refer to docs/rules.md, "Dalek Dice").
 
-The die is data: faces named H<n> (a Human worth n), D<n> (a Dalek worth n), DOC (The Doctor) and
-EXT (Exterminate!). The rule functions take plain integers and also work elementwise on NumPy
-arrays, so the solver's vectorised enumeration applies the very same rules as the simulator.
+Every rule of the turn is written here once; the turn graph, the policies, the simulator and the
+move checks all play by these functions. The die is data: faces named H<n> (a Human worth n),
+D<n> (a Dalek worth n), DOC (The Doctor) and EXT (Exterminate!). A turn's state is five numbers
+(`FIELDS`); the rules that move it take them along the last axis of an array, so one call plays
+one roll or a million side by side, and the scoring rules work on plain integers too.
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+
+import numpy as np
 
 from solver.dice import Counts, Die
 from solver.errors import InputError
@@ -22,6 +27,9 @@ EXTERMINATE = "EXT"
 THIRD = 3  # the third Doctor (rule 5) or the third Exterminate (rule 6) ends the turn
 BONUS = 5  # rule 8: every die kept
 TIE_RULES = ("ge", "gt")
+FIELDS = ("to_roll", "humans", "daleks", "doctors", "exterminates")  # a state, as numbers
+TO_ROLL, HUMANS, DALEKS, DOCTORS, EXTERMINATES = range(len(FIELDS))
+NOT_OVER = -1  # the score of a turn that goes on
 _VALUED = re.compile(r"^([HD])([1-9][0-9]*)$")
 
 
@@ -34,6 +42,11 @@ class TurnState:
     daleks: int = 0
     doctors: int = 0
     exterminates: int = 0
+
+    @property
+    def fields(self) -> tuple[int, ...]:
+        """The state as numbers, in the order of `FIELDS`."""
+        return (self.to_roll, self.humans, self.daleks, self.doctors, self.exterminates)
 
     def __str__(self) -> str:
         return (f"{self.to_roll} to roll, kept {self.humans} Humans, {self.daleks} Daleks, "
@@ -59,7 +72,7 @@ class Rules:
                 raise InputError(f"unknown Dalek Dice face {face!r}: faces are H<n> (Human), "
                                  f"D<n> (Dalek), DOC and EXT")
 
-    # ---- the faces ----------------------------------------------------------------------
+    # ---- the faces (rules 1 and 2) --------------------------------------------------------
     @property
     def human_faces(self) -> tuple[int, ...]:
         """Indices of the Human faces, in die order."""
@@ -78,11 +91,21 @@ class Rules:
         """Rule 2: the number printed on a Human or Dalek face."""
         return int(self.die.faces[face][1:])
 
-    def count(self, rolled: Counts, face: str) -> int:
-        """How many dice of a roll show a face (0 when the die has no such face)."""
-        return rolled[self.die.faces.index(face)] if face in self.die.faces else 0
+    @cached_property
+    def kept_values(self) -> np.ndarray:
+        """Rule 2: what one kept die of each keepable face adds to (Humans, Daleks)."""
+        return np.array([(self.value(f), 0) if f in self.human_faces else (0, self.value(f))
+                         for f in self.keepable_faces], dtype=np.int64).reshape(-1, 2)
 
-    # ---- a turn -----------------------------------------------------------------------------
+    def count(self, rolled: Counts | np.ndarray, face: str) -> np.ndarray:
+        """How many dice of a roll (counts over the faces, last axis) show a face: 0 when the
+        die has no such face."""
+        rolled = np.asarray(rolled)
+        if face not in self.die.faces:
+            return np.zeros(rolled.shape[:-1], dtype=np.int64)
+        return rolled[..., self.die.faces.index(face)]
+
+    # ---- a roll (rules 3 and 4) -------------------------------------------------------------
     def start(self) -> TurnState:
         """Rule 3: a turn starts by rolling all the dice."""
         return TurnState(self.dice)
@@ -90,35 +113,70 @@ class Rules:
     def kept_dice(self, state: TurnState) -> int:
         return self.dice - state.to_roll
 
-    def scoring(self, state: TurnState) -> int | None:
-        """The turn's points if it is over once this roll's dice are placed, else None."""
-        if doctor_intervenes(state.doctors):
-            return 0
-        if exterminate(state.exterminates):
-            return exterminate_score(state.humans, state.to_roll)
-        if state.to_roll == 0:
-            return self.no_dice_left_score(state.humans, state.daleks)
-        return None
+    def set_aside_dice(self, rolled: Counts | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rule 3: the Doctors and the Exterminates a roll sets aside: exactly one of each face
+        that shows (extras are rolled again), so a Doctor and an Exterminate set aside two."""
+        return ((self.count(rolled, DOCTOR) > 0) * 1,  # * 1: integers, so the two add up to 2
+                (self.count(rolled, EXTERMINATE) > 0) * 1)
 
+    def set_aside(self, fields: np.ndarray, rolled: Counts | np.ndarray) -> np.ndarray:
+        """Rule 3: the state (fields, last axis) once a roll's Doctor and Exterminate are set
+        aside: kept, and no longer to roll. `fields` and `rolled` broadcast."""
+        doctor, exterminate = self.set_aside_dice(rolled)
+        change = np.zeros((*doctor.shape, len(FIELDS)), dtype=np.int64)
+        change[..., TO_ROLL] = -(doctor + exterminate)
+        change[..., DOCTORS] = doctor
+        change[..., EXTERMINATES] = exterminate
+        return np.asarray(fields) + change
+
+    def keep(self, fields: np.ndarray, kept: np.ndarray) -> np.ndarray:
+        """Rules 2 and 4: the state once `kept` (counts over the keepable faces, last axis) is
+        kept: their numbers add to the Humans and the Daleks, and they are no longer to roll."""
+        kept = np.asarray(kept)
+        change = np.zeros((*kept.shape[:-1], len(FIELDS)), dtype=np.int64)
+        change[..., TO_ROLL] = -kept.sum(axis=-1)
+        change[..., [HUMANS, DALEKS]] = kept @ self.kept_values
+        return np.asarray(fields) + change
+
+    def may_keep(self, rolled: Counts | np.ndarray, kept: np.ndarray) -> np.ndarray:
+        """Rule 4: a keep takes only Human and Dalek dice the roll shows, and at least one die
+        is kept on every roll (a set-aside Doctor or Exterminate counts)."""
+        kept = np.asarray(kept)
+        shown = np.asarray(rolled)[..., list(self.keepable_faces)]
+        doctor, exterminate = self.set_aside_dice(rolled)
+        return np.all(kept <= shown, axis=-1) & enough_kept(kept.sum(axis=-1) + doctor +
+                                                            exterminate)
+
+    # ---- the end of a turn (rules 5, 6 and 8) ------------------------------------------------
     def daleks_hold(self, humans, daleks):
         """Rule 8/9: the Daleks equal or exceed the Humans ("ge"), or strictly exceed ("gt")."""
         return daleks >= humans if self.tie_rule == "ge" else daleks > humans
 
-    def no_dice_left_score(self, humans: int, daleks: int) -> int:
+    def no_dice_left_score(self, humans, daleks):
         """Rule 8: every die kept: Humans + 5 if the Daleks hold, else nothing."""
-        return humans + BONUS if self.daleks_hold(humans, daleks) else 0
+        return (humans + BONUS) * self.daleks_hold(humans, daleks)
 
-    def stop_score(self, state: TurnState) -> int:
+    def stop_score(self, humans, daleks):
         """Rule 8: stopping with dice left: the Humans if the Daleks hold, else nothing."""
-        return state.humans if self.daleks_hold(state.humans, state.daleks) else 0
+        return humans * self.daleks_hold(humans, daleks)
 
+    def end_score(self, fields: np.ndarray, intervenes: np.ndarray | None = None) -> np.ndarray:
+        """The turn's points if it is over once a roll's dice are placed (fields, last axis),
+        else NOT_OVER: the Doctor intervenes (rule 5, which beats rule 6), the third
+        Exterminate (rule 6), no die left (rule 8). `intervenes` replaces rule 5's verdict (a
+        deliberately wrong simulator changes it)."""
+        fields = np.asarray(fields)
+        to_roll, humans, daleks = fields[..., TO_ROLL], fields[..., HUMANS], fields[..., DALEKS]
+        if intervenes is None:
+            intervenes = doctor_intervenes(fields[..., DOCTORS])
+        return np.where(intervenes, 0, np.where(
+            exterminate(fields[..., EXTERMINATES]), exterminate_score(humans, to_roll),
+            np.where(to_roll == 0, self.no_dice_left_score(humans, daleks), NOT_OVER)))
 
-def set_aside(doctors, exterminates, doctors_rolled, exterminates_rolled):
-    """Rule 3: if any Doctor shows, exactly one is kept; likewise one Exterminate. Returns the
-    kept Doctors and Exterminates and how many dice this set aside (extras are rolled again)."""
-    new_doctor = (doctors_rolled > 0) * 1  # * 1: integers, so two set-asides add up to 2
-    new_exterminate = (exterminates_rolled > 0) * 1
-    return doctors + new_doctor, exterminates + new_exterminate, new_doctor + new_exterminate
+    def scoring(self, state: TurnState) -> int | None:
+        """The turn's points if it is over once this roll's dice are placed, else None."""
+        score = int(self.end_score(np.array(state.fields)))
+        return None if score == NOT_OVER else score
 
 
 def doctor_intervenes(doctors):
@@ -181,14 +239,21 @@ def _toml():
     return tomllib
 
 
-def parse_roll(rules: Rules, text: str) -> Counts:
-    """A roll written as players speak ("H4 H4 D3 DOC") as counts over the die's faces."""
+def parse_dice(rules: Rules, text: str) -> Counts:
+    """Dice written as players speak ("H4 H4 D3 DOC", "-" for none) as counts over the faces."""
     counts = [0] * len(rules.die.faces)
     for token in text.replace(",", " ").split():
-        counts[rules.die.index(token.upper())] += 1
+        if token != "-":
+            counts[rules.die.index(token.upper())] += 1
+    return tuple(counts)
+
+
+def parse_roll(rules: Rules, text: str) -> Counts:
+    """A roll written as players speak ("H4 H4 D3 DOC") as counts over the die's faces."""
+    counts = parse_dice(rules, text)
     if not any(counts):
         raise InputError("the roll shows no dice")
-    return tuple(counts)
+    return counts
 
 
 def format_faces(rules: Rules, counts: Counts) -> str:

@@ -13,17 +13,19 @@ from solver.dice import throw
 from solver.errors import InputError
 from solver.games.dalek.policies import (
     END_CODE,
+    MOVE_COLUMNS,
     ROLL_CODE,
     STOP_CODE,
     THEN,
     WIN,
     Pairs,
     Play,
+    Policy,
     TurnPolicy,
     optimal_policies,
 )
 from solver.games.dalek.race import RaceValues
-from solver.games.dalek.rules import TurnState, format_faces
+from solver.games.dalek.rules import NOT_OVER, TO_ROLL, TurnState, format_faces
 from solver.games.dalek.turn import CompiledTurn
 
 BATCH = 1 << 17  # turns played side by side (memory: a few hundred bytes each)
@@ -51,25 +53,24 @@ def dalek_turns(policy: TurnPolicy, count: int, rng: np.random.Generator,
     result = np.empty(count, dtype=np.int64)
     for lo in range(0, count, BATCH):
         size = min(BATCH, count - lo)
-        fields = np.zeros((size, 5), dtype=np.int64)
-        fields[:, 0] = policy.rules.dice
+        fields = np.tile(policy.rules.start().fields, (size, 1))
         live = np.arange(size)
         while len(live):
             now = fields[live]
-            rolled = throw(rng, play.die, now[:, 0])
+            rolled = throw(rng, play.die, now[:, TO_ROLL])
             state = pairs.states(now)
             if np.any(state < 0):
                 raise ValueError(f"{policy.name}: play left the compiled turn's states")
             pair = pairs.pair(state, rolled)
             keep, then = policy.keep[pair], policy.then[pair]
             after, score = play.roll(now, rolled, keep, then)
-            going = score < 0
+            going = score == NOT_OVER
             silent = going & (then != ROLL_CODE)
             if np.any(silent):
                 raise InputError(f"the policy ({policy.name}) has no move for a roll its play "
                                  f"reaches: {_position(policy, now, rolled, silent)}")
             if decisions is not None:
-                over = play.final_score(after) >= 0
+                over = play.rules.end_score(after) != NOT_OVER
                 decided = np.where(over, END_CODE, np.where(going, ROLL_CODE, STOP_CODE))
                 shown = pairs.choice[0, pair] >= 0  # no move when the third Doctor ends it
                 decisions.turn.append(first_turn + lo + live[shown])
@@ -95,8 +96,7 @@ def decision_rows(turn: CompiledTurn, decisions: Decisions) -> tuple[list[str], 
 
     rules = turn.rules
     keepable = list(rules.keepable_faces)
-    header = ["turn", "to_roll", "humans", "daleks", "doctors", "exterminates", "roll", "keep",
-              "then"]
+    header = ["turn", *MOVE_COLUMNS]
     if not decisions.turn:
         return header, []
     turns = np.concatenate(decisions.turn)
@@ -121,7 +121,7 @@ def decision_rows(turn: CompiledTurn, decisions: Decisions) -> tuple[list[str], 
 
 
 def dalek_games(seats: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray]], target: int,
-                count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+                count: int) -> tuple[np.ndarray, np.ndarray]:
     """`count` Dalek Dice races to `target` (rules 10 and 11), seat i's turns played by
     `seats[i](scores, live)`: the turn scores of the live games (rows of `scores`). Returns the
     final scores (games x seats) and the winner (seat index, or -1 for a tie for first)."""
@@ -135,6 +135,14 @@ def dalek_games(seats: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray]],
     best = scores.max(axis=1)
     alone = (scores == best[:, None]).sum(axis=1) == 1
     return scores, np.where(alone, scores.argmax(axis=1), -1)
+
+
+def race_seats(pairs: Pairs, policies: Sequence[Policy], values: RaceValues | None,
+               rng: np.random.Generator) -> list[FixedSeat | RaceSeat]:
+    """The seats of a race: a turn policy plays every turn alike; "win" plays each position's
+    optimal turn by `values` (the race solved for these policies)."""
+    return [FixedSeat(p, rng) if isinstance(p, TurnPolicy) else RaceSeat(values, pairs, seat, rng)
+            for seat, p in enumerate(policies)]
 
 
 class FixedSeat:
@@ -165,7 +173,7 @@ class RaceSeat:
             chunk = new[lo:lo + 16]
             utilities = np.stack([self.values.utilities((k, self.seat)) for k in chunk])
             self.policies.update(zip(chunk, optimal_policies(self.pairs, utilities,
-                                                             [WIN] * len(chunk))))
+                                                             [WIN.name] * len(chunk))))
         result = np.empty(len(live), dtype=np.int64)
         for g, key in enumerate(keys):
             rows = np.flatnonzero(group.reshape(-1) == g)

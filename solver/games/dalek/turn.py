@@ -4,13 +4,14 @@ Every reachable state before a roll is a chance node over the roll's outcomes (m
 multinomial weights). After the mandatory set-asides, each legal keep leads to the state after
 keeping: an end of turn (a result leaf worth its score) or a choice between stopping (a leaf) and
 rolling the dice left (the chance node of that state). The enumeration of keeps is vectorised per
-number of dice rolled; the rules themselves come from `dalek_dice`.
+number of dice rolled; the rules themselves are `rules.py`'s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 
@@ -18,83 +19,28 @@ from solver.dice import roll
 from solver.engine.turn import ExactSolution, FloatSolution, TurnGraph
 from solver.errors import InputError
 from solver.games.dalek.rules import (
-    DOCTOR,
-    EXTERMINATE,
+    DALEKS,
+    DOCTORS,
+    FIELDS,
+    HUMANS,
+    NOT_OVER,
     THIRD,
+    TO_ROLL,
     Rules,
     TurnState,
     doctor_intervenes,
     enough_kept,
+    exterminate,
     format_faces,
-    set_aside,
 )
 
 END, STOP, ROLL = "end", "stop", "roll"  # what follows a keep
 
 
-@dataclass(frozen=True)
-class Keeps:
-    """Rolls of n dice and every sub-multiset of their Human and Dalek dice (pairs o, k)."""
-
-    outcomes: np.ndarray  # (K, faces) counts
-    vectors: np.ndarray  # (M, keepable faces) counts kept
-    outcome: np.ndarray  # pair -> outcome row
-    keep: np.ndarray  # pair -> keep vector row
-
-
-def keeps_for(rules: Rules, outcomes: np.ndarray, n: int) -> Keeps:
-    """All (roll, keep) pairs where the keep takes no more of a face than the roll shows."""
-    keepable = np.array(rules.keepable_faces, dtype=np.int64)
-    q = len(keepable)
-    grids = np.indices((n + 1,) * q).reshape(q, -1).T if q else np.zeros((1, 0), np.int64)
-    vectors = grids[grids.sum(axis=1) <= n]
-    fits = np.all(vectors[None, :, :] <= outcomes[:, None, keepable], axis=2)
-    o, k = np.nonzero(fits)
-    return Keeps(outcomes, vectors, o, k)
-
-
-@dataclass
-class Options:
-    """The legal keeps after every roll of n dice from each of several states, and where each
-    leads. Options are ordered by state, then roll, then keep."""
-
-    intervenes: np.ndarray  # (states, rolls): the third Doctor ended the turn (rule 5)
-    state: np.ndarray  # per option: its state row
-    outcome: np.ndarray  # per option: its roll row
-    keep: np.ndarray  # per option: its keep vector row
-    after: np.ndarray  # per option: (to_roll, humans, daleks, doctors, exterminates) after keeping
-
-
-def options(rules: Rules, states: np.ndarray, keeps: Keeps) -> Options:
-    """Rules 3 and 4 applied to every roll of `keeps` from every state (rows of
-    to_roll, humans, daleks, doctors, exterminates) at once."""
-    rolled = keeps.outcomes
-    doc = _column(rules, rolled, DOCTOR)[None, :]
-    ext = _column(rules, rolled, EXTERMINATE)[None, :]
-    doctors, exterminates, aside = set_aside(states[:, 3:4], states[:, 4:5], doc, ext)
-    intervenes = doctor_intervenes(doctors)
-    kept = keeps.vectors.sum(axis=1)
-    legal = (~intervenes[:, keeps.outcome]
-             & enough_kept(kept[keeps.keep] + aside[0, keeps.outcome])[None, :])
-    s, pair = np.nonzero(legal)
-    o, k = keeps.outcome[pair], keeps.keep[pair]
-    values = np.array([rules.value(f) for f in rules.keepable_faces], dtype=np.int64)
-    humans_mask = np.array([f in rules.human_faces for f in rules.keepable_faces], dtype=bool)
-    humans = keeps.vectors @ (values * humans_mask)  # rule 2: kept values add up
-    daleks = keeps.vectors @ (values * ~humans_mask)
-    after = np.empty((len(s), 5), dtype=np.int64)
-    after[:, 0] = states[s, 0] - aside[0, o] - kept[k]
-    after[:, 1] = states[s, 1] + humans[k]
-    after[:, 2] = states[s, 2] + daleks[k]
-    after[:, 3] = doctors[s, o]
-    after[:, 4] = exterminates[s, o]
-    return Options(intervenes, s, o, k, after)
-
-
-def _column(rules: Rules, rolled: np.ndarray, face: str) -> np.ndarray:
-    if face in rules.die.faces:
-        return rolled[:, rules.die.faces.index(face)]
-    return np.zeros(len(rolled), dtype=np.int64)
+def rolls_of(rules: Rules) -> dict[int, np.ndarray]:
+    """Every roll of n dice (counts over the faces, in `roll(die, n)` order), for n = 1..dice."""
+    return {n: np.array(roll(rules.die, n).outcomes, dtype=np.int64)
+            for n in range(1, rules.dice + 1)}
 
 
 @dataclass
@@ -105,8 +51,7 @@ class StateCodec:
 
     @classmethod
     def for_rules(cls, rules: Rules) -> StateCodec:
-        top_h = max((rules.value(f) for f in rules.human_faces), default=0) * rules.dice
-        top_d = max((rules.value(f) for f in rules.dalek_faces), default=0) * rules.dice
+        top_h, top_d = (rules.kept_values.max(axis=0, initial=0) * rules.dice).tolist()
         return cls((rules.dice + 1, top_h + 1, top_d + 1, THIRD + 1, THIRD + 1))
 
     def encode(self, fields: np.ndarray) -> np.ndarray:
@@ -154,14 +99,13 @@ class CompiledTurn:
     graph: TurnGraph
     root: int
     codec: StateCodec
-    keeps: dict[int, Keeps]  # dice rolled -> rolls (and keep vectors, for single positions)
+    rolls: dict[int, np.ndarray]  # dice rolled -> every roll, as counts over the faces
     layers: dict[int, Layer] = field(default_factory=dict)  # dice rolled -> layer
     chance: dict[int, int] = field(default_factory=dict)  # state key -> chance node
     decide: dict[int, int] = field(default_factory=dict)  # state key -> stop/roll node
-    labels: dict[int, np.ndarray] = field(default_factory=dict)  # block -> keep code per edge
 
     def key(self, state: TurnState) -> int:
-        return int(self.codec.encode(np.array([_fields(state)]))[0])
+        return int(self.codec.encode(np.array([state.fields]))[0])
 
     @property
     def states(self) -> list[TurnState]:
@@ -188,19 +132,15 @@ class CompiledTurn:
         """Follow a keep decision's chain of choices from `node` (`chosen(node)` gives the
         child index; `code`, the counts already forced on the way in): the counts kept over
         the die's faces, and the node the keep leads to."""
-        while (b := self.graph.block_of(node)) in self.labels:
-            block = self.graph.blocks[b]
-            edge = int(block.indptr[node - block.start]) + chosen(node)
-            code += int(self.labels[b][edge])
-            node = int(block.child[edge])
+        keeps = self.graph.choice_options(labelled=True)  # edges labelled with keep codes
+        while (first := int(keeps.start[node])) >= 0:
+            edge = first + chosen(node)
+            code += int(keeps.label[edge])
+            node = int(keeps.child[edge])
         keep = [0] * len(self.rules.die.faces)
         for face in self.rules.keepable_faces:
             code, keep[face] = divmod(code, self.rules.dice + 1)
         return tuple(keep), node
-
-
-def _fields(state: TurnState) -> tuple[int, ...]:
-    return (state.to_roll, state.humans, state.daleks, state.doctors, state.exterminates)
 
 
 @dataclass
@@ -215,43 +155,33 @@ class _Plan:
     after: np.ndarray  # rows of state fields after keeping, the last level's children
 
 
-def _plan_layer(rules: Rules, n: int, keys: np.ndarray, outcomes: np.ndarray,
+def _plan_layer(rules: Rules, n: int, keys: np.ndarray, rolls: np.ndarray,
                 codec: StateCodec) -> _Plan:
     """Rules 3 and 4 for every roll of n dice from every state of the layer, as chains."""
-    states = codec.decode_all(keys)
-    doc = _column(rules, outcomes, DOCTOR)[None, :]
-    ext = _column(rules, outcomes, EXTERMINATE)[None, :]
-    doctors, exterminates, aside = set_aside(states[:, 3:4], states[:, 4:5], doc, ext)
-    intervenes = doctor_intervenes(doctors)
+    aside = rules.set_aside(codec.decode_all(keys)[:, None, :], rolls[None, :, :])
+    intervenes = doctor_intervenes(aside[..., DOCTORS])
     s, o = np.nonzero(~intervenes)
-    faces = rules.keepable_faces
-    q = len(faces)
-    # a decision row: 5 state fields so far, the counts still to decide, "must keep one yet"
-    rows = np.column_stack([n - aside[0, o], states[s, 1], states[s, 2], doctors[s, o],
-                            exterminates[s, o], outcomes[o][:, list(faces)],
-                            ~enough_kept(aside[0, o])]).astype(np.int64)
-    rows, first = _unique_rows(rows)
+    faces = list(rules.keepable_faces)
+    # a decision row: the state's fields so far, then the counts of the faces still to decide
+    rows, first = _unique_rows(np.column_stack([aside[s, o], rolls[o][:, faces]]))
+    state, this, later = slice(0, len(FIELDS)), len(FIELDS), slice(len(FIELDS) + 1, None)
     levels = []
-    after = np.empty((0, 5), dtype=np.int64)
-    for j, face in enumerate(faces):
-        counts = rows[:, 5]  # this face's count; later faces follow it
+    after = np.empty((0, len(FIELDS)), dtype=np.int64)
+    for j, one in enumerate(np.eye(len(faces), dtype=np.int64)):
+        counts = rows[:, this]  # this face's count; later faces follow it
         parent = np.repeat(np.arange(len(rows)), counts + 1)
         kept = np.arange(len(parent)) - np.repeat(np.cumsum(counts + 1) - (counts + 1),
                                                   counts + 1)
-        child = rows[parent].copy()
-        child[:, 0] -= kept
-        child[:, 1 if face in rules.human_faces else 2] += kept * rules.value(face)
-        child[:, -1] &= kept == 0
-        still_open = child[:, 6:-1].sum(axis=1) > 0
-        legal = (child[:, -1] == 0) | still_open  # a keep of nothing is never completed
+        child = rows[parent]
+        child[:, state] = rules.keep(child[:, state], kept[:, None] * one)
+        # a keep of nothing is never completed: rule 4, unless a later face may yet be kept
+        legal = enough_kept(n - child[:, TO_ROLL]) | (child[:, later].sum(axis=1) > 0)
         parent, kept, child = parent[legal], kept[legal], child[legal]
-        if j + 1 < q:
-            child = np.column_stack([child[:, :5], child[:, 6:]])
-            rows, index = _unique_rows(child)
-            levels.append((parent, kept, index))
+        if j + 1 < len(faces):
+            rows, index = _unique_rows(np.column_stack([child[:, state], child[:, later]]))
         else:
-            after, index = _unique_rows(child[:, :5])
-            levels.append((parent, kept, index))
+            after, index = _unique_rows(child[:, state])
+        levels.append((parent, kept, index))
     return _Plan(keys, intervenes, first, levels, after)
 
 
@@ -309,16 +239,13 @@ def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
     for n, layer in turn.layers.items():
         arrays[f"layer_{n}_keys"], arrays[f"layer_{n}_choice"] = layer.keys, layer.choice
         arrays[f"layer_{n}_code"] = layer.code
-    for block, codes in turn.labels.items():
-        arrays[f"labels_{block}"] = codes.astype(np.int32 if codes.max() < 2**31 else np.int64)
     return arrays
 
 
 def _from_arrays(rules: Rules, arrays: dict[str, np.ndarray]) -> CompiledTurn:
     graph = TurnGraph.from_arrays({k[6:]: v for k, v in arrays.items() if k.startswith("graph_")})
-    keeps = {n: keeps_for(rules, np.array(roll(rules.die, n).outcomes, dtype=np.int64), n)
-             for n in range(1, rules.dice + 1)}
-    turn = CompiledTurn(rules, graph, int(arrays["root"]), StateCodec.for_rules(rules), keeps)
+    turn = CompiledTurn(rules, graph, int(arrays["root"]), StateCodec.for_rules(rules),
+                        rolls_of(rules))
     for name in ("chance", "decide"):
         getattr(turn, name).update(zip(arrays[f"{name}_keys"].tolist(),
                                        arrays[f"{name}_nodes"].tolist()))
@@ -327,49 +254,48 @@ def _from_arrays(rules: Rules, arrays: dict[str, np.ndarray]) -> CompiledTurn:
         if part[0] == "layer" and part[2] == "keys":
             n = int(part[1])
             turn.layers[n] = Layer(value, arrays[f"layer_{n}_choice"], arrays[f"layer_{n}_code"])
-        elif part[0] == "labels":
-            turn.labels[int(part[1])] = value
     return turn
 
 
 def build_turn(rules: Rules) -> CompiledTurn:
     """Enumerate the reachable states from the start of a turn and build the graph."""
     codec = StateCodec.for_rules(rules)
-    start_key = int(codec.encode(np.array([_fields(rules.start())]))[0])
+    start_key = int(codec.encode(np.array([rules.start().fields]))[0])
     pending: dict[int, set[int]] = {n: set() for n in range(rules.dice + 1)}
     pending[rules.dice].add(start_key)
-    keeps = {n: keeps_for(rules, np.array(roll(rules.die, n).outcomes, dtype=np.int64), n)
-             for n in range(1, rules.dice + 1)}
+    rolls = rolls_of(rules)
     plans: dict[int, _Plan] = {}
-    scores: dict[int, int | None] = {}  # state after keeping -> its score if the turn is over
+    scores: dict[int, int] = {}  # state after keeping -> its score, NOT_OVER if the turn goes on
     for n in range(rules.dice, 0, -1):  # discovery: each roll keeps a die, so n only falls
         keys = np.array(sorted(pending[n]), dtype=np.int64)
         if not len(keys):
             continue
-        plan = _plan_layer(rules, n, keys, keeps[n].outcomes, codec)
-        for after_key, fields in zip(codec.encode(plan.after).tolist(), plan.after.tolist()):
+        plan = _plan_layer(rules, n, keys, rolls[n], codec)
+        for after_key, score, to_roll in zip(codec.encode(plan.after).tolist(),
+                                             rules.end_score(plan.after).tolist(),
+                                             plan.after[:, TO_ROLL].tolist()):
             if after_key not in scores:
-                state = TurnState(*fields)
-                scores[after_key] = rules.scoring(state)
-                if scores[after_key] is None:
-                    pending[state.to_roll].add(after_key)
+                scores[after_key] = score
+                if score == NOT_OVER:
+                    pending[to_roll].add(after_key)
         plans[n] = plan
-    top = max([s for s in scores.values() if s is not None] +
-              [rules.stop_score(codec.decode(k)) for k, s in scores.items() if s is None] + [0])
-    turn = CompiledTurn(rules, TurnGraph(top + 1), -1, codec, keeps)
+    going = codec.decode_all(np.array([k for k, s in scores.items() if s == NOT_OVER]))
+    top = max([s for s in scores.values() if s != NOT_OVER] +
+              rules.stop_score(going[:, HUMANS], going[:, DALEKS]).tolist() + [0])
+    turn = CompiledTurn(rules, TurnGraph(top + 1), -1, codec, rolls)
     for n in sorted(plans):  # building: fewer dice first, children before parents
         _build_layer(turn, n, plans[n], scores, start_key)
     turn.root = turn.chance[start_key]
     return turn
 
 
-def _build_layer(turn: CompiledTurn, n: int, plan: _Plan, scores: dict[int, int | None],
+def _build_layer(turn: CompiledTurn, n: int, plan: _Plan, scores: dict[int, int],
                  start_key: int) -> None:
     """The layer's keep chains (last decision first), the states' chance nodes, then their
     stop/roll nodes (the start of the turn has none: the first roll is not a choice)."""
     graph, rules = turn.graph, turn.rules
     after_keys = turn.codec.encode(plan.after).tolist()
-    below = np.array([scores[a] if scores[a] is not None else turn.decide[a]
+    below = np.array([turn.decide[a] if scores[a] == NOT_OVER else scores[a]
                       for a in after_keys], dtype=np.int64)
     below_code = np.zeros(len(below), dtype=np.int64)
     for j, (parent, kept, child) in reversed(list(enumerate(plan.levels))):
@@ -380,8 +306,8 @@ def _build_layer(turn: CompiledTurn, n: int, plan: _Plan, scores: dict[int, int 
         real = sizes > 1
         if real.any():
             edges = np.repeat(real, sizes)
-            ids = graph.add_choice(np.concatenate([[0], np.cumsum(sizes[real])]), target[edges])
-            turn.labels[len(graph.blocks) - 1] = code[edges]
+            ids = graph.add_choice(np.concatenate([[0], np.cumsum(sizes[real])]), target[edges],
+                                   labels=code[edges])
             below[real], below_code[real] = ids, 0
     rolls = plan.intervenes.shape[1]
     choice = np.full(plan.intervenes.shape, -1, dtype=np.int64)
@@ -397,7 +323,8 @@ def _build_layer(turn: CompiledTurn, n: int, plan: _Plan, scores: dict[int, int 
     turn.chance.update(zip(keys, chance_ids.tolist()))
     stoppable = [k for k in keys if k != start_key]
     if stoppable:
-        stop = [rules.stop_score(turn.codec.decode(k)) for k in stoppable]
+        fields = turn.codec.decode_all(np.array(stoppable))
+        stop = rules.stop_score(fields[:, HUMANS], fields[:, DALEKS])
         child = np.column_stack([stop, [turn.chance[k] for k in stoppable]]).ravel()
         decide_ids = graph.add_choice(np.arange(0, 2 * len(stoppable) + 1, 2), child)
         turn.decide.update(zip(stoppable, decide_ids.tolist()))
@@ -422,22 +349,34 @@ def position_options(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ..
     """Every legal keep for a roll made from `state`, each followed by stop or roll where both
     are allowed. Empty when the third Doctor ends the turn (rule 5)."""
     rules = turn.rules
-    _check_roll(state, rolled)
-    single = keeps_for(rules, np.array([rolled], dtype=np.int64), sum(rolled))
-    opts = options(rules, np.array([_fields(state)], dtype=np.int64), single)
     result = []
-    for k, after in zip(opts.keep.tolist(), opts.after.tolist()):
-        keep = [0] * len(rules.die.faces)
-        for face, count in zip(rules.keepable_faces, single.vectors[k].tolist()):
-            keep[face] = count
-        after_state = TurnState(*after)
-        score = rules.scoring(after_state)
-        if score is not None:
-            result.append(TurnOption(tuple(keep), END, score))
+    for keep, after, score in zip(*_keeps(rules, state, rolled)):
+        if score != NOT_OVER:
+            result.append(TurnOption(keep, END, score))
         else:
-            result.append(TurnOption(tuple(keep), STOP, rules.stop_score(after_state)))
-            result.append(TurnOption(tuple(keep), ROLL, turn.chance_node(after_state)))
+            result.append(TurnOption(keep, STOP, rules.stop_score(after.humans, after.daleks)))
+            result.append(TurnOption(keep, ROLL, turn.chance_node(after)))
     return result
+
+
+def _keeps(rules: Rules, state: TurnState, rolled: tuple[int, ...]
+           ) -> tuple[list[tuple[int, ...]], list[TurnState], list[int]]:
+    """Every legal keep of one roll from `state` (counts over the faces, fewer dice of the
+    first faces first), the state after it and the turn's score then (or NOT_OVER). None at
+    all when the third Doctor ends the turn (rule 5)."""
+    _check_roll(state, rolled)
+    aside = rules.set_aside(np.array(state.fields), rolled)
+    if doctor_intervenes(aside[DOCTORS]):
+        return [], [], []
+    faces = list(rules.keepable_faces)
+    vectors = list(product(*(range(rolled[f] + 1) for f in faces)))
+    kept = np.array(vectors, dtype=np.int64).reshape(len(vectors), len(faces))
+    kept = kept[rules.may_keep(rolled, kept)]
+    after = rules.keep(aside, kept)
+    keeps = np.zeros((len(kept), len(rolled)), dtype=np.int64)
+    keeps[:, faces] = kept
+    return ([tuple(k) for k in keeps.tolist()], [TurnState(*a) for a in after.tolist()],
+            rules.end_score(after).tolist())
 
 
 def _check_roll(state: TurnState, rolled: tuple[int, ...]) -> None:
@@ -454,9 +393,9 @@ def check_position(rules: Rules, state: TurnState) -> None:
             raise InputError(f"--{name} cannot be negative ({value})")
     if state.to_roll > rules.dice:
         raise InputError(f"the roll shows {state.to_roll} dice but the game has {rules.dice}")
-    if state.doctors >= THIRD:
+    if doctor_intervenes(state.doctors):
         raise InputError(f"{state.doctors} kept Doctors: the third Doctor already ended the turn")
-    if state.exterminates >= THIRD:
+    if exterminate(state.exterminates):
         raise InputError(f"{state.exterminates} kept Exterminates: the third one already ended "
                          f"the turn")
     valued = rules.kept_dice(state) - state.doctors - state.exterminates
@@ -520,18 +459,14 @@ def place(rules: Rules, state: TurnState, rolled: tuple[int, ...], keep: tuple[i
     the faces; only Humans and Daleks). Returns the state after keeping and the turn's score if
     the turn is now over (None while the player may stop or roll)."""
     _check_roll(state, rolled)
-    single = keeps_for(rules, np.array([rolled], dtype=np.int64), sum(rolled))
-    opts = options(rules, np.array([_fields(state)], dtype=np.int64), single)
-    if opts.intervenes[0, 0]:
-        doctors = state.doctors + 1
-        return TurnState(state.to_roll, state.humans, state.daleks, doctors,
+    aside = TurnState(*rules.set_aside(np.array(state.fields), rolled).tolist())
+    if doctor_intervenes(aside.doctors):
+        return TurnState(state.to_roll, state.humans, state.daleks, aside.doctors,
                          state.exterminates), 0
-    wanted = [keep[f] for f in rules.keepable_faces]
     if any(keep[f] for f in range(len(keep)) if f not in rules.keepable_faces):
         raise InputError("only Human and Dalek dice are kept by choice")
-    for k, after in zip(opts.keep.tolist(), opts.after.tolist()):
-        if single.vectors[k].tolist() == wanted:
-            after_state = TurnState(*after)
-            return after_state, rules.scoring(after_state)
+    for option, after, score in zip(*_keeps(rules, state, rolled)):
+        if option == tuple(keep):
+            return after, None if score == NOT_OVER else score
     raise InputError(f"keeping {format_faces(rules, keep)} from {format_faces(rules, rolled)} "
                      f"is not allowed (it must be in the roll, and one die must be kept)")

@@ -121,7 +121,7 @@ def test_every_position_value(config: Config) -> None:
         layer = turn.layers[state.to_roll]
         row = int(np.searchsorted(layer.keys, turn.key(state)))
         assert layer.keys[row] == turn.key(state)
-        outcomes = turn.keeps[state.to_roll].outcomes
+        outcomes = turn.rolls[state.to_roll]
         col = int(np.flatnonzero((outcomes == counts_of(rules, outcome)).all(axis=1))[0])
         node = int(layer.choice[row, col])
         expected = brute.position_value(state_tuple(state), outcome)
@@ -129,7 +129,7 @@ def test_every_position_value(config: Config) -> None:
         if actual != expected:
             disagreements.append((state, outcome, actual, expected))
         checked += 1
-    assert checked == sum(len(turn.keeps[s.to_roll].outcomes) for s in turn.states)
+    assert checked == sum(len(turn.rolls[s.to_roll]) for s in turn.states)
     assert not disagreements, disagreements[:5]
 
 

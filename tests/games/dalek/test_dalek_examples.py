@@ -68,7 +68,7 @@ def test_peter_scores_15(rules: Rules) -> None:
 def test_peter_stopping_before_his_last_roll_scores_10(rules: Rules) -> None:
     """Rule 8: had Peter stopped at 10 vs 11 with a die left, he would score his Humans only."""
     state = TurnState(1, 10, 11, 2, 0)
-    assert rules.stop_score(state) == 10 == state.humans
+    assert rules.stop_score(state.humans, state.daleks) == 10 == state.humans
     assert rules.scoring(state) is None
 
 

@@ -90,7 +90,8 @@ def test_stop_or_roll_is_the_better_of_the_two(game: Game, solved: Solved) -> No
         if state == rules.start():
             continue
         rolled = solution.exact_value(turn.chance_node(state))
-        assert solution.exact_value(turn.node_after(state)) == max(rules.stop_score(state), rolled)
+        stop = rules.stop_score(state.humans, state.daleks)
+        assert solution.exact_value(turn.node_after(state)) == max(stop, rolled)
         checked += 1
     assert checked == len(turn.states) - 1
 
@@ -103,7 +104,7 @@ def test_a_roll_is_worth_the_mean_of_its_outcomes(game: Game, solved: Solved) ->
     others = [s for s in turn.states if s != turn.rules.start()]
     states = [turn.rules.start(), *random.Random(game_id(game)).sample(others, 25)]
     for state in states:
-        outcomes = turn.keeps[state.to_roll].outcomes
+        outcomes = turn.rolls[state.to_roll]
         total = Fraction(0)
         for row, counts in enumerate(outcomes):
             node = choice_node(turn, state, row)
@@ -118,7 +119,7 @@ def _positions(turn: CompiledTurn, game: Game, count: int
     rng = random.Random(f"positions {game_id(game)}")
     positions = []
     for state in rng.sample(turn.states, min(count, len(turn.states))):
-        rows = len(turn.keeps[state.to_roll].outcomes)
+        rows = len(turn.rolls[state.to_roll])
         positions.append((state, rng.randrange(rows)))
     return positions
 
@@ -129,7 +130,7 @@ def test_best_move_float_value_and_regrets(game: Game, solved: Solved) -> None:
     first, regret = best - value >= 0."""
     turn, solution = solved
     for state, row in _positions(turn, game, 40):
-        rolled = tuple(int(c) for c in turn.keeps[state.to_roll].outcomes[row])
+        rolled = tuple(int(c) for c in turn.rolls[state.to_roll][row])
         report = dalek_report.best_move(turn, state, rolled, exact=False)
         node = choice_node(turn, state, row)
         assert report["doctor_intervenes"] == (node < 0)
@@ -152,7 +153,7 @@ def test_best_move_exact_value_and_regrets(game: Game, solved: Solved) -> None:
     the whole turn afresh on each call, about 0.5 s with 10 dice: fewer positions there.)"""
     turn, solution = solved
     for state, row in _positions(turn, game, 4 if turn.rules.dice >= 10 else 40):
-        rolled = tuple(int(c) for c in turn.keeps[state.to_roll].outcomes[row])
+        rolled = tuple(int(c) for c in turn.rolls[state.to_roll][row])
         report = dalek_report.best_move(turn, state, rolled, exact=True)
         node = choice_node(turn, state, row)
         if node < 0:

@@ -104,12 +104,11 @@ def test_keep_daleks_moves_are_legal() -> None:
     """Every move the rule gives is legal, and 'then' says end exactly when the turn ends."""
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 10, "ge")
     policy = dp.keep_daleks(pairs, 8)
-    play = dp.Play(pairs.rules)
     moved = pairs.choice[0] >= 0
-    assert np.all(play.legal(pairs.rolled[moved], policy.keep[moved].astype(np.int64)))
+    assert np.all(pairs.rules.may_keep(pairs.rolled[moved], policy.keep[moved].astype(np.int64)))
     fields = pairs.fields[pairs.state_of]
-    _, score = play.roll(fields[moved], pairs.rolled[moved], policy.keep[moved],
-                         np.full(int(moved.sum()), dp.ROLL_CODE))
+    _, score = dp.Play(pairs.rules).roll(fields[moved], pairs.rolled[moved], policy.keep[moved],
+                                         np.full(int(moved.sum()), dp.ROLL_CODE))
     assert np.array_equal(score >= 0, policy.then[moved] == dp.END_CODE)
     assert np.all(policy.then[~moved] == dp.NONE)
 
@@ -156,14 +155,23 @@ def test_a_silent_table_fails_where_play_reaches_it(tmp_path: Path) -> None:
         dp.distribution(policy)
 
 
-def test_policy_names() -> None:
+def test_policy_names(tmp_path: Path) -> None:
+    """Every policy's name is its canonical spelling: parse_policy reads it back as an equal
+    policy. Aliases name the same policy; unknown text is refused."""
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 3, "ge")
-    assert dp.parse_policy(pairs, "hold 5").name == "keep-daleks 5"
-    assert dp.parse_policy(pairs, "optimal").name == "points"
-    assert dp.parse_policy(pairs, "optimal", duel=True) is None
+    dalek_report.write_turn_tables(pairs.turn, tmp_path, "test")
+    table = str(tmp_path / "turn_keeps.csv.gz")
+    assert dp.parse_policy("hold 5", pairs).name == "keep-daleks 5"
+    assert dp.parse_policy("optimal", pairs).name == "points"
+    assert dp.parse_policy("optimal", pairs, duel=True) == dp.WIN
+    assert dp.parse_policy(table, pairs).name == f"table:{table}"
+    for text in ("points", "Keep-Daleks  7", "win", f"table:{table}"):
+        policy = dp.parse_policy(text, pairs, duel=True)
+        assert dp.parse_policy(policy.name, pairs, duel=True) == policy
+    assert dp.keep_daleks(pairs, 7) != dp.keep_daleks(pairs, 8) != dp.WIN
     for bad in ("win", "keep-daleks", "sometimes"):
         with pytest.raises(InputError):
-            dp.parse_policy(pairs, bad)
+            dp.parse_policy(bad, pairs)
 
 
 # ---- duels --------------------------------------------------------------------------------
@@ -203,10 +211,10 @@ def test_playing_to_win_beats_any_fixed_turn() -> None:
 
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 4, "ge")
     opponent = dp.keep_daleks(pairs, 6)
-    best = dp.solve_duel(pairs, (None, opponent), 20).chances()[0]["value"]
+    best = dp.solve_duel(pairs, (dp.WIN, opponent), 20).chances()[0]["value"]
     for mine in (dp.points_policy(pairs), dp.keep_daleks(pairs, 4), dp.keep_daleks(pairs, 8)):
         assert dp.solve_duel(pairs, (mine, opponent), 20).chances()[0]["value"] <= best + 1e-12
-    both = dp.solve_duel(pairs, (None, None), 20, use_cache=False)
+    both = dp.solve_duel(pairs, (dp.WIN, dp.WIN), 20, use_cache=False)
     race = DalekRace(pairs.turn, 2, 20)
     plain = solve_race(race, use_cache=False)
     assert np.allclose(both.values.values(race.start()), plain.values(race.start()), atol=1e-12)

@@ -23,11 +23,10 @@ from solver.games.dalek import policies as dp
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.simulator import (
     Decisions,
-    FixedSeat,
-    RaceSeat,
     dalek_games,
     dalek_turns,
     decision_rows,
+    race_seats,
 )
 from solver.games.dalek.turn import compile_turn
 from solver.samples import sample_text
@@ -48,7 +47,7 @@ def pairs_of(faces: str = "H4 H2 D3 D2 DOC EXT", dice: int = 10, tie_rule: str =
 ])
 def test_dalek_turns_land_inside_the_exact_intervals(game, policy: str) -> None:
     pairs = pairs_of(*game)
-    chosen = dp.parse_policy(pairs, policy)
+    chosen = dp.parse_policy(policy, pairs)
     samples = dalek_turns(chosen, 100_000, generator(11))
     z, p_value = inside(samples, dp.distribution(chosen))
     assert abs(z) < Z and p_value > 0.001
@@ -59,14 +58,12 @@ def test_dalek_races_land_inside_the_exact_intervals(first: str) -> None:
     """Races to 20 with four dice: a fixed policy, and a seat that plays each turn to win
     (one optimal turn policy per position met), against keep-daleks 6."""
     pairs = pairs_of(dice=4)
-    policies = (dp.parse_policy(pairs, first, duel=True), dp.keep_daleks(pairs, 6))
+    policies = (dp.parse_policy(first, pairs, duel=True), dp.keep_daleks(pairs, 6))
     duel = dp.solve_duel(pairs, policies, 20)
     seats = duel.chances()
-    rng = generator(4)
-    players = [FixedSeat(p, rng) if p is not None else RaceSeat(duel.values, pairs, s, rng)
-               for s, p in enumerate(policies)]
+    players = race_seats(pairs, policies, duel.values, generator(4))
     n = 20_000 if first != "win" else 5_000
-    scores, winner = dalek_games(players, 20, n, rng)
+    scores, winner = dalek_games(players, 20, n)
     assert np.all(scores.max(axis=1) >= 20) and np.all(scores[winner >= 0].max(axis=1) ==
                                                         scores[winner >= 0, winner[winner >= 0]])
     for outcome, p in ((0, seats[0]["p_win"]), (1, seats[1]["p_win"]), (-1, seats[0]["p_tie"])):
