@@ -1,0 +1,66 @@
+"""What a request may cost, checked before any work starts.
+
+A game estimates a solve's time and memory from its size (positions, turn graph) with figures
+measured on the reference machine (docs/results.md), and calls `check` first. Time is a soft
+limit: the budget ($DICE_SOLVER_BUDGET seconds, default two hours), which `--force` overrides.
+Memory is a hard limit (MEMORY_LIMIT bytes, default three quarters of this machine's memory):
+past it the machine would swap or the process die, so nothing overrides it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from solver.errors import InputError
+
+DEFAULT_BUDGET = 2 * 3600.0
+
+
+def budget() -> float:
+    """Seconds a request may be estimated to take without --force."""
+    text = os.environ.get("DICE_SOLVER_BUDGET", "")
+    try:
+        value = float(text) if text else DEFAULT_BUDGET
+    except ValueError:
+        raise InputError(f"DICE_SOLVER_BUDGET must be a number of seconds, not {text!r}") \
+            from None
+    return value if value > 0 else DEFAULT_BUDGET
+
+
+def memory_limit() -> float:
+    """Bytes a request may be estimated to hold at once."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = 8 << 30
+    return 0.75 * total
+
+
+def check(what: str, seconds: float, memory: float, force: bool = False) -> None:
+    """Refuse `what` (one clear line, with the estimate) if it would take more memory than the
+    machine has, or more time than the budget unless forced."""
+    if memory > memory_limit():
+        raise InputError(f"{what} would need about {_bytes(memory)} of memory, more than this "
+                         f"machine can give ({_bytes(memory_limit())})")
+    if seconds > budget() and not force:
+        raise InputError(f"{what} would take about {_duration(seconds)} (budget "
+                         f"{_duration(budget())}): add --force to run it anyway")
+
+
+def _bytes(count: float) -> str:
+    units = ("bytes", "KiB", "MiB", "GiB", "TiB")
+    power = 0
+    while count >= 1024 and power < len(units) - 1:
+        count /= 1024
+        power += 1
+    return f"{count:.0f} bytes" if power == 0 else f"{count:.1f} {units[power]}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"
