@@ -3,7 +3,8 @@
 
 A game's schemas sit in its package (`solver/games/<game>/schemas/<command>.json`); those of the
 commands over every game (`simulate`, `verify`) sit here. Each schema carries `x-commands`, small
-invocations whose output it describes (the tests run them; `{tmp}` is a scratch folder), and `examples`, one such output."""
+invocations whose output it describes (the tests run them; `{tmp}` is a scratch folder), and
+`examples`, one such output."""
 
 from __future__ import annotations
 
