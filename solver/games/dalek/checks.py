@@ -23,8 +23,7 @@ from solver.errors import InputError
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS
 from solver.games.dalek.commands import rules_options
-from solver.games.dalek.race import DEFAULT_TARGET
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.rules import DEFAULT_TARGET, parse_rules
 from solver.games.dalek.simulator import (
     Decisions,
     dalek_games,

@@ -10,9 +10,17 @@ from solver.commands import FractionType, Progress, command_line, emit, json_opt
 from solver.errors import InputError
 from solver.formatting import exact_texts, seats_text
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.race import DEFAULT_TARGET, DalekRace, solve_race
-from solver.games.dalek.rules import DEFAULT_DICE, DEFAULT_FACES, TIE_RULES, parse_roll, parse_rules
-from solver.games.dalek.turn import TurnState, check_position, compile_turn
+from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.rules import (
+    DEFAULT_DICE,
+    DEFAULT_FACES,
+    DEFAULT_TARGET,
+    TIE_RULES,
+    TurnState,
+    parse_roll,
+    parse_rules,
+)
+from solver.games.dalek.turn import check_position, compile_turn
 
 
 def rules_options(command):

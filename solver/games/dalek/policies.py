@@ -262,6 +262,8 @@ def keep_daleks(pairs: Pairs, k: int) -> TurnPolicy:
             more = rules.keep(kept, one)
             fits = (keep[:, j] < rolled[:, faces[j]]) & rules.daleks_hold(more[:, HUMANS],
                                                                           more[:, DALEKS])
+            if not fits.any():
+                break
             keep[:, j] += fits
             kept[fits] = more[fits]
     for j in reversed(by_value):  # rule 4: one lowest Human when nothing else is kept

@@ -19,9 +19,8 @@ import numpy as np
 from solver.engine.cyclic import Terminal
 from solver.engine.local import Choices, TurnLocal
 from solver.errors import InputError
+from solver.games.dalek.rules import DEFAULT_TARGET, reaches_target, winners
 from solver.games.dalek.turn import CompiledTurn
-
-DEFAULT_TARGET = 60
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
 
@@ -100,7 +99,7 @@ class DalekRace:
     def final_round(self, scores: tuple[int, ...], mover: int) -> bool:
         """A seat has reached the target and the seats after it still play (a position with
         seat 1 to move never is: the round would be over)."""
-        return mover > 0 and max(scores) >= self.target
+        return mover > 0 and reaches_target(max(scores), self.target)
 
     def similar(self, position: Hashable):
         """Positions one or two points further on for the mover or the next seat: solved
@@ -131,7 +130,7 @@ class DalekRace:
                 result.append(self._impossible)
                 continue
             after = (*scores[:mover], scores[mover] + points, *scores[mover + 1:])
-            if last and max(after) >= self.target:
+            if last and reaches_target(max(after), self.target):
                 result.append(self.payoff(after))
             else:
                 result.append(self.canonical(after, 0 if last else mover + 1))
@@ -143,19 +142,18 @@ class DalekRace:
         return Terminal((Fraction(0),) * self.metrics)
 
     def payoff(self, scores: tuple[int, ...]) -> Terminal:
-        """The end of the game: the highest score wins; equal highest scores share the win."""
-        best = max(scores)
-        winners = tuple(seat for seat, s in enumerate(scores) if s == best)
-        if winners not in self._payoffs:
-            k = len(winners)
+        """The end of the game (rule 11), each winner's share as reading 12 has it."""
+        won = winners(scores)
+        if won not in self._payoffs:
+            k = len(won)
             share = Fraction(1) if k == 1 else (
                 self.tie_value if self.tie_value is not None else Fraction(1, k))
             values = [Fraction(0)] * self.metrics
-            for seat in winners:
+            for seat in won:
                 values[self.metric.value(seat)] = share
                 values[(self.metric.win if k == 1 else self.metric.tie)(seat)] = Fraction(1)
-            self._payoffs[winners] = Terminal(tuple(values))
-        return self._payoffs[winners]
+            self._payoffs[won] = Terminal(tuple(values))
+        return self._payoffs[won]
 
     def check_position(self, scores: tuple[int, ...], mover: int) -> Position:
         """A position a user typed: right number of scores, a seat that still plays."""
@@ -168,7 +166,7 @@ class DalekRace:
         top = self.target + self.turn.graph.n_results - 1
         if any(s >= top for s in scores):
             raise InputError(f"no score can reach {top} or more before the game ends")
-        if any(s >= self.target for s in scores[mover:]):
+        if any(reaches_target(s, self.target) for s in scores[mover:]):
             raise InputError(f"a seat from the mover on has reached {self.target}: the game "
                              f"would be over before this turn")
         return self.canonical(tuple(scores), mover)

@@ -1,16 +1,18 @@
-"""Dalek Dice, one turn, as the rulebook states it (numbers refer to docs/rules.md, "Dalek Dice").
+"""Dalek Dice as the rulebook states it (numbers refer to docs/rules.md, "Dalek Dice").
 
-Every rule of the turn is written here once; the turn graph, the policies, the simulator and the
+Every rule of the game is written here once; the turn graph, the policies, the simulator and the
 move checks all play by these functions. The die is data: faces named H<n> (a Human worth n),
 D<n> (a Dalek worth n), DOC (The Doctor) and EXT (Exterminate!). A turn's state is five numbers
 (`FIELDS`); the rules that move it take them along the last axis of an array, so one call plays
-one roll or a million side by side, and the scoring rules work on plain integers too.
+one roll or a million side by side, and the scoring rules work on plain integers too. The race
+(rules 10 and 11) is scores by seat.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +24,7 @@ from solver.errors import InputError
 
 DEFAULT_FACES = "H4 H2 D3 D2 DOC EXT"  # inferred layout, see shared/reference/game-facts.md
 DEFAULT_DICE = 10
+DEFAULT_TARGET = 60  # rule 10
 DOCTOR = "DOC"
 EXTERMINATE = "EXT"
 THIRD = 3  # the third Doctor (rule 5) or the third Exterminate (rule 6) ends the turn
@@ -197,6 +200,19 @@ def exterminate_score(humans, to_roll):
 def enough_kept(kept):
     """Rule 4: at least one die is kept on every roll (a set-aside Doctor or Exterminate counts)."""
     return kept >= 1
+
+
+# ---- the race (rules 10 and 11) -------------------------------------------------------------
+def reaches_target(score, target: int):
+    """Rule 10: a score at the target or above ends the game once the round is played out (the
+    players after the one who reached it still take their turns)."""
+    return score >= target
+
+
+def winners(scores: Sequence[int]) -> tuple[int, ...]:
+    """Rule 11: the seats with the highest score (when several, they share the win)."""
+    best = max(scores)
+    return tuple(seat for seat, score in enumerate(scores) if score == best)
 
 
 # ---- reading dice ---------------------------------------------------------------------------

@@ -25,7 +25,14 @@ from solver.games.dalek.policies import (
     optimal_policies,
 )
 from solver.games.dalek.race import RaceValues
-from solver.games.dalek.rules import NOT_OVER, TO_ROLL, TurnState, format_faces
+from solver.games.dalek.rules import (
+    NOT_OVER,
+    TO_ROLL,
+    TurnState,
+    format_faces,
+    reaches_target,
+    winners,
+)
 from solver.games.dalek.turn import CompiledTurn
 
 BATCH = 1 << 17  # turns played side by side (memory: a few hundred bytes each)
@@ -131,10 +138,9 @@ def dalek_games(seats: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray]],
     while len(live):
         for seat in range(players):  # a whole round: the others finish the round (rule 10)
             scores[live, seat] += seats[seat](scores, live)
-        live = live[scores[live].max(axis=1) < target]
-    best = scores.max(axis=1)
-    alone = (scores == best[:, None]).sum(axis=1) == 1
-    return scores, np.where(alone, scores.argmax(axis=1), -1)
+        live = live[~reaches_target(scores[live].max(axis=1), target)]
+    won = [winners(final) for final in scores.tolist()]
+    return scores, np.array([w[0] if len(w) == 1 else -1 for w in won], dtype=np.int64)
 
 
 def race_seats(pairs: Pairs, policies: Sequence[Policy], values: RaceValues | None,
