@@ -10,9 +10,9 @@ policy "win" is no turn policy: it plays each position's own optimal turn (`Race
 
 `Play` plays one roll of many turns at once by the rules of `rules.py`: the simulator, the exact
 evaluation and the decision scorer all play through it, and `bugs.py` subclasses it to build
-deliberately wrong simulators. `distribution` follows a policy forward over
-turn states in exact integers; it shares nothing with the solver's optimisation, so it also checks
-it (the points policy's distribution equals the solver's).
+deliberately wrong simulators. `distribution` follows a policy forward over turn states in exact
+integers; it shares nothing with the solver's optimisation, so it also checks it (the points
+policy's distribution equals the solver's).
 """
 
 from __future__ import annotations

@@ -10,7 +10,11 @@ after his first roll and 10 vs 11 at the end. Peter's second roll is the French 
 
 from __future__ import annotations
 
+import re
+from importlib import import_module
+
 import pytest
+from helpers import ROOT
 
 from solver.errors import InputError
 from solver.games.dalek.rules import Rules, TurnState, parse_roll, parse_rules
@@ -80,3 +84,18 @@ def test_english_second_roll_of_peter_cannot_be_replayed(rules: Rules) -> None:
     assert sum(english) == 4 != state.to_roll == 5
     with pytest.raises(InputError, match="shows 4 dice but 5 were rolled"):
         place(rules, state, english, parse_roll(rules, "H4 D3"))
+
+
+def test_rules_doc_names_where_each_reading_lives() -> None:
+    """docs/rules.md ends each Dalek Dice reading with its place in code (`rules.NAME`, ...):
+    every name it gives exists."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text[text.index("## Dalek Dice: one turn"):text.index("## Doctor Who")]
+    names = set(re.findall(r"`((?:rules|race|policies|simulator)\.[A-Za-z_.]+)`", section))
+    names -= {"rules.NAME", "simulator.py"}  # how the section introduces them, a file
+    assert len(names) >= 30
+    for name in names:
+        module, *path = name.split(".")
+        found = import_module(f"solver.games.dalek.{module}")
+        for attribute in path:
+            found = getattr(found, attribute)
