@@ -3,12 +3,12 @@ cyclic game over (score of seat 0, score of seat 1, mover), played by the rules 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from itertools import repeat
 
 import numpy as np
 
@@ -29,6 +29,8 @@ from solver.games.pig.rules import (
     roll,
 )
 
+HOLD, ROLL = 0, 1  # the options of a hold-or-roll node, in this order
+
 
 def compile_turn(target: int) -> TurnLocal:
     """The Pig turn from a score of 0: its results are the banked totals 0..most_banked. The
@@ -47,7 +49,7 @@ def compile_turn(target: int) -> TurnLocal:
                                      [1] * SIDES, [SIDES])
         if not may_hold(total):
             root = int(chance)
-        else:  # hold (the result: this total) or roll on
+        else:  # HOLD (the result: this total) or ROLL on
             (node,) = graph.add_choice(np.array([0, 2]), np.array([total, chance]))
             choice[total] = int(node)
     return TurnLocal(graph, root)
@@ -114,11 +116,15 @@ class PigGame:
         return cache[score]
 
     def successors(self, position: Hashable) -> Sequence[Hashable | Terminal]:
-        """Each banked total leads to the mover's win, or to the new scores with the opponent
-        to move."""
-        mover, other = position[2], opponent(position[2])
-        scores = bank(position[mover], np.arange(self.local(position).n_results))
-        won = has_won(scores, self.target).tolist()
-        theirs = repeat(position[other])
-        seats = zip(scores.tolist(), theirs) if mover == 0 else zip(theirs, scores.tolist())
-        return [self.wins[mover] if w else (*pair, other) for pair, w in zip(seats, won)]
+        """Each banked total leads to the new scores with the opponent to move, or to the
+        mover's win: scores grow with the total, so the totals that win come last."""
+        mover = position[2]
+        other = opponent(mover)
+        mine, theirs = position[mover], position[other]
+        n = self.local(position).n_results
+        keep = bisect_left(range(n), True, key=lambda r: has_won(bank(mine, r), self.target))
+        if mover == 0:
+            after = [(bank(mine, r), theirs, other) for r in range(keep)]
+        else:
+            after = [(theirs, bank(mine, r), other) for r in range(keep)]
+        return after + [self.wins[mover]] * (n - keep)

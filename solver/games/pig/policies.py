@@ -16,14 +16,14 @@ from functools import cached_property
 import numpy as np
 
 from solver.engine.cyclic import Solution, solve
-from solver.engine.turn import CHOICE
+from solver.engine.turn import TurnGraph
 from solver.errors import InputError
-from solver.games.pig.model import PigGame, hold_at_distribution
+from solver.games.pig.model import HOLD, ROLL, PigGame, hold_at_distribution
 from solver.games.pig.rules import SCORING, has_won, must_hold, opponent
 from solver.samples import read_csv
 
 _HOLD = re.compile(r"^hold(?:\s+at)?\s+(\d+)$")
-MOVES = ("hold", "roll")
+MOVES = ("hold", "roll")  # by option: MOVES[HOLD], MOVES[ROLL]
 DECISION_COLUMNS = ("score", "opponent", "turn_total", "move")
 
 
@@ -86,7 +86,7 @@ def hold_table(duel: PigDuel, solution: Solution, seat: int) -> np.ndarray:
     turn = duel.seat_games[seat].turn
     graph = turn.graph
     positions = [p for p in solution.graph.positions if p[2] == seat]
-    totals = _choice_totals(graph)
+    nodes, totals, _ = _choices(graph)
     table = np.ones((target, target, target + 1), dtype=bool)
     if not positions:
         return table
@@ -94,19 +94,17 @@ def hold_table(duel: PigDuel, solution: Solution, seat: int) -> np.ndarray:
     chosen = graph.solve(utilities, policy=True).chosen
     for k, position in enumerate(positions):
         mine, theirs = position[seat], position[opponent(seat)]
-        table[mine, theirs, totals[:, 1]] = chosen[totals[:, 0], k] == 0
+        table[mine, theirs, totals] = chosen[nodes, k] == HOLD
     return table
 
 
-def _choice_totals(graph) -> np.ndarray:
-    """Rows (choice node, turn total) of the Pig turn graph: a choice's first child is the
-    leaf of holding its total (pig.compile_turn)."""
-    rows = []
-    for block in graph.blocks:
-        if block.kind == CHOICE:
-            nodes = np.arange(block.start, block.stop)
-            rows.append(np.column_stack([nodes, block.child[block.indptr[:-1]]]))
-    return np.concatenate(rows)
+def _choices(graph: TurnGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hold-or-roll nodes of a Pig turn graph (model.compile_turn), each with its turn total
+    (its HOLD option is the leaf of that total) and the chance node of rolling on."""
+    options = graph.choice_options()
+    nodes = options.nodes
+    first = options.start[nodes]
+    return nodes, options.child[first + HOLD], options.child[first + ROLL]
 
 
 def win_chances(duel: PigDuel, solution: Solution) -> list:
@@ -141,7 +139,7 @@ def decision_regrets(target: int, path: str) -> tuple[np.ndarray, np.ndarray, di
     _refuse(bad, lines, what, f"scores lie in 0..{target - 1} and a turn total after a roll "
                               f"is at least {least}")
     forced = must_hold(mine, total, target)
-    _refuse(forced & (move == 1), lines, what,
+    _refuse(forced & (move == ROLL), lines, what,
             "the turn total reaches the goal: the turn is held (rule 16), there is no roll")
     duel = PigDuel(target)
     solution = solve_duel(duel)
@@ -153,19 +151,18 @@ def decision_regrets(target: int, path: str) -> tuple[np.ndarray, np.ndarray, di
     choice, roll_on = _choice_nodes(graph, target)
     k = np.where(forced, least, total)  # a forced hold has no choice node; any total will do
     hold = utilities[column, total]
-    chosen = np.where(move == 0, hold, values[roll_on[k], column])
+    chosen = np.where(move == HOLD, hold, values[roll_on[k], column])
     regrets = np.where(forced, 0.0, np.maximum(values[choice[k], column] - chosen, 0.0))
     return regrets, lines, {"score": mine, "opponent": theirs, "turn_total": total, "move": move}
 
 
-def _choice_nodes(graph, target: int) -> tuple[np.ndarray, np.ndarray]:
-    """By turn total: the hold-or-roll choice node and the chance node of rolling on (its
-    second child); -1 for totals without a choice."""
+def _choice_nodes(graph: TurnGraph, target: int) -> tuple[np.ndarray, np.ndarray]:
+    """By turn total: the hold-or-roll node and the chance node of rolling on; -1 for totals
+    without a choice."""
     choice = np.full(target + 1, -1, dtype=np.int64)
     roll_on = np.full(target + 1, -1, dtype=np.int64)
-    for node, total in _choice_totals(graph).tolist():
-        choice[total] = node
-        roll_on[total] = graph.children(node)[1]
+    nodes, totals, rolls = _choices(graph)
+    choice[totals], roll_on[totals] = nodes, rolls
     return choice, roll_on
 
 
