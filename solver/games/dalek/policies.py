@@ -460,7 +460,6 @@ class Duel:
     """Seats racing to the target, each with its policy, and the race solved for that play."""
 
     race: DalekRace
-    policies: tuple[Policy, ...]
     values: RaceValues
 
     def chances(self) -> list[dict]:
@@ -478,7 +477,7 @@ def solve_duel(pairs: Pairs, policies: tuple[Policy, ...], target: int, exact: b
                if isinstance(p, TurnPolicy)}
     race = DalekRace(pairs.turn, len(policies), target, seat_locals=locals_)
     values = solve_race(race, exact=exact, use_cache=use_cache and not locals_)
-    return Duel(race, policies, values)
+    return Duel(race, values)
 
 
 def decision_regrets(pairs: Pairs, path: str) -> tuple[np.ndarray, Moves]:
