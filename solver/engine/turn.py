@@ -103,15 +103,17 @@ class ExactSolution:
 
     def choice(self, graph: TurnGraph, node: int) -> int:
         b = int(self.block_index[node])
-        return self.chosen[b][node - graph.blocks[b].start]
+        return self.chosen[b][node - graph._blocks[b].start]
 
 
 class TurnGraph:
-    """An acyclic expectimax graph. Nodes 0..n_results-1 are the results (leaves)."""
+    """An acyclic expectimax graph. Nodes 0..n_results-1 are the results (leaves). A game builds
+    it with `add_chance` and `add_choice`, values it with the passes below, and reads it back with
+    `children` and `choice_options` (its blocks are its own layout)."""
 
     def __init__(self, n_results: int) -> None:
         self.n_results = n_results
-        self.blocks: list[Block] = []
+        self._blocks: list[Block] = []
         self.size = n_results
         self._starts = np.array([0], dtype=np.int64)  # results, then one entry per block
         self._options: dict[bool, ChoiceOptions] = {}  # choice_options, by `labelled`
@@ -122,7 +124,7 @@ class TurnGraph:
         for int64."""
         arrays = {"n_results": np.array(self.n_results)}
         index = np.int32 if self.size < 2**31 else np.int64
-        for i, block in enumerate(self.blocks):
+        for i, block in enumerate(self._blocks):
             arrays[f"{i}_{block.kind}_indptr"] = block.indptr.astype(index)
             arrays[f"{i}_{block.kind}_child"] = block.child.astype(index)
             if block.label is not None:
@@ -184,7 +186,7 @@ class TurnGraph:
         if len(block.child) and (block.child.min() < 0 or block.child.max() >= self.size):
             raise ValueError("children must be added before their parents")
         block.start, block.stop = self.size, self.size + count
-        self.blocks.append(block)
+        self._blocks.append(block)
         self.size = block.stop
         self._starts = np.append(self._starts, block.start)
         self._options = {}
@@ -193,7 +195,7 @@ class TurnGraph:
     # ---- reading it back --------------------------------------------------------------------
     def children(self, node: int) -> np.ndarray:
         """A node's children (its options, for a choice node), in the order they were added."""
-        block = self.blocks[self._block_of(node)]
+        block = self._blocks[self._block_of(node)]
         i = node - block.start
         return block.child[block.indptr[i]:block.indptr[i + 1]]
 
@@ -203,7 +205,7 @@ class TurnGraph:
         if labelled not in self._options:
             start = np.full(self.size, -1, dtype=np.int64)
             child, label, offset = [], [], 0
-            for block in self.blocks:
+            for block in self._blocks:
                 if block.kind != CHOICE or (labelled and block.label is None):
                     continue
                 start[block.start:block.stop] = offset + block.indptr[:-1]
@@ -235,7 +237,7 @@ class TurnGraph:
 
     @property
     def edges(self) -> int:
-        return sum(len(b.child) for b in self.blocks)
+        return sum(len(b.child) for b in self._blocks)
 
     # ---- float passes ---------------------------------------------------------------------
     def _flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -245,15 +247,15 @@ class TurnGraph:
             return cached
         counts = np.zeros(self.size, dtype=np.int64)
         is_chance = np.zeros(self.size, dtype=np.bool_)
-        for block in self.blocks:
+        for block in self._blocks:
             counts[block.start:block.stop] = np.diff(block.indptr)
             is_chance[block.start:block.stop] = block.kind == CHANCE
         index = np.int32 if self.size < 2**31 and counts.sum() < 2**31 else np.int64
         indptr = np.concatenate([[0], np.cumsum(counts)]).astype(index)
-        child = (np.concatenate([b.child for b in self.blocks]) if self.blocks else
+        child = (np.concatenate([b.child for b in self._blocks]) if self._blocks else
                  np.empty(0, np.int64)).astype(index)
         prob = np.concatenate([b.prob if b.kind == CHANCE else np.zeros(len(b.child))
-                               for b in self.blocks]) if self.blocks else np.empty(0)
+                               for b in self._blocks]) if self._blocks else np.empty(0)
         self._flat_cache = (indptr, child, prob, is_chance)
         return self._flat_cache
 
@@ -292,7 +294,7 @@ class TurnGraph:
         first cost about a second of loading. `solve` gives the same numbers (tested)."""
         values = np.empty(self.size)
         values[: self.n_results] = utilities
-        for block in self.blocks:
+        for block in self._blocks:
             starts = block.indptr[:-1]
             gathered = values[block.child]
             if block.kind == CHANCE:
@@ -357,7 +359,7 @@ class TurnGraph:
         numerators.extend([0] * (self.size - self.n_results))
         scales = self._scales(leaf_scale)
         chosen: dict[int, list[int]] = {}
-        for b, block in enumerate(self.blocks):
+        for b, block in enumerate(self._blocks):
             # ratio[k + 1] rescales a value of block k (k = -1: a result) to block b's scale
             ratio = np.array([scales[b] // (leaf_scale if k < 0 else scales[k])
                               for k in range(-1, b)], dtype=object)
@@ -417,7 +419,7 @@ class TurnGraph:
     def _scales(self, leaf_scale: int) -> list[int]:
         """Per block, a multiple of every denominator its exact values can have."""
         scales, current = [], leaf_scale
-        for block in self.blocks:
+        for block in self._blocks:
             if block.kind == CHANCE:
                 current *= lcm(*block.denominator)
             scales.append(current)
@@ -425,13 +427,13 @@ class TurnGraph:
 
     def _exact_distribution(self, solution: ExactSolution, root: int) -> list[Fraction]:
         total = 1
-        for block in self.blocks:
+        for block in self._blocks:
             if block.kind == CHANCE:
                 total *= lcm(*block.denominator)
         mass = [0] * self.size
         mass[root] = total
-        for b in range(len(self.blocks) - 1, -1, -1):
-            block = self.blocks[b]
+        for b in range(len(self._blocks) - 1, -1, -1):
+            block = self._blocks[b]
             child = block.child.tolist()
             for i, node in enumerate(range(block.start, block.stop)):
                 m = mass[node]
