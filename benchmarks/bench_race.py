@@ -27,7 +27,7 @@ from solver.engine.cyclic import solve
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.race import DalekRace, solve_race
 from solver.games.dalek.turn import compile_turn
-from solver.games.pig.rules import PigGame
+from solver.games.pig.model import PigGame
 game, players, target = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 start = time.perf_counter()
 if game == "pig":
