@@ -22,7 +22,7 @@ from itertools import product
 import numpy as np
 
 from solver.games.totd.keeps import BLANK, Group
-from solver.games.totd.rules import SONIC_CHANGE, Adventure, may_use
+from solver.games.totd.rules import SONIC_CHANGE, Adventure, may_spend_sonic, may_use
 
 Face = tuple[int, int, int | None]  # (group, reduced face, its symbol): one bit of a cut
 
@@ -69,9 +69,11 @@ def _icon_nodes(adventure: Adventure, groups: Sequence[Group],
 def _sonic_nodes(adventure: Adventure, groups: Sequence[Group], needed: frozenset[int],
                  doctor: int, count: int, doctors: int) -> list[ChangeNode | None]:
     """Doctor `doctor`'s `count` 3-token changes (reading 4.2) as alternatives (empty: none in
-    hand). Any symbol: one node over all the Doctor's dice. Printed faces only: a node per
+    hand). Any symbol: one node over all the dice the tokens act on (the Doctor's own, or with
+    --sonic-on either both pools: rules.may_spend_sonic). Printed faces only: a node per
     group whose die prints a needed symbol, or [None] when none does."""
-    own = [g for g, group in enumerate(groups) if group.doctor == doctor]
+    own = [g for g, group in enumerate(groups)
+           if may_spend_sonic(doctor, group.doctor, adventure.sonic_on)]
     if not count or not own:
         return []
     label = f"{SONIC_CHANGE} Sonic tokens" + (f" (Doctor {doctor + 1})" if doctors > 1 else "")

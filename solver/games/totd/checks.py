@@ -17,7 +17,14 @@ from solver.checks import (
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
-from solver.games.totd.commands import adventure_of, dice_file_option, need_option, tool_options
+from solver.games.totd.commands import (
+    adventure_of,
+    dice_file_option,
+    force_option,
+    need_option,
+    tool_options,
+)
+from solver.games.totd.cost import check_plan, check_solves
 from solver.games.totd.policies import REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.simulator import totd_adventures
 
@@ -40,14 +47,16 @@ def play_options(command):
 @click.command("totd")
 @play_options
 @run_options
+@force_option
 @json_option
-def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed, out,
-         as_json) -> None:
+def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed, out, force,
+             as_json) -> None:
     """Time of the Daleks Adventures: 1 where the Challenge is met, else 0."""
     if parse_policy(policy) != REROLL_UNNEEDED:
         raise InputError("our simulator plays the reroll-unneeded plan; optimal play is "
                          "verified against the solver (verify totd --policy optimal)")
     plan = Plan(adventure_of(need, pool, dice_file, sonic, rerolls, changes))
+    check_plan(f"playing {count:,} Adventures", plan.adventure, force, count)
     comment = run_command("totd", need=need, pool=pool, sonic=sonic,
                        reroll=tuple(rerolls), change=tuple(changes),
                        policy=REROLL_UNNEEDED.name, n=count,
@@ -61,14 +70,19 @@ def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed
 @click.command("totd")
 @play_options
 @check_options
+@force_option
 @json_option
 def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisions, alpha,
-         test, top, as_json) -> None:
+         test, top, force, as_json) -> None:
     """Time of the Daleks: the successes (1) and failures (0) of a simulator's Adventures."""
     if decisions is not None:
         raise InputError("decision logs are read for Dalek Dice and Pig only")
     adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
     chosen = parse_policy(policy)
+    if chosen.optimal:
+        check_solves("this solve", [], [adventure], force)
+    else:
+        check_plan("the plan's exact value", adventure, force)
     success = chosen.success(adventure)
     tools = adventure.doctors[0].tools.text(adventure.game)
     title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen.name}"

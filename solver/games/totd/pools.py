@@ -1,5 +1,5 @@
-"""Which dice to roll: the pools a player can build (reading 3) and the ways to split a pool
-with a helping Doctor (reading 6).
+"""Which dice to roll: the pools a player can build (reading 3) and the pools two Doctors roll
+when one helps the other (reading 6): split from the helped Doctor's pool, or each from their own.
 
 Only counts per colour matter. A die more never lowers the probability (it can be left
 unused; docs/rules.md, TotD reading 9), so only pools as large as the rules allow are listed.
@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
+from solver.errors import InputError
 from solver.games.totd.rules import (
     POOL_LIMIT,
+    Focuses,
     Game,
     Pool,
     check_daleks,
@@ -42,28 +44,36 @@ class Built:
     discarded: Pool
 
 
-def builds(game: Game, added: Pool, focuses: tuple[tuple[int, ...], ...],
-           daleks: int) -> list[Built]:
+def builds(game: Game, added: Pool, focuses: Focuses, daleks: int) -> list[Built]:
     """Every distinct pool to roll (reading 3): each Focus icon used or not (a split icon for
     either colour), then discards down to eight and one more per Dalek. Each pool comes with
     the first way found to build it (fewest swaps first)."""
     check_supply(game, added)
     check_daleks(daleks)
+    if not any(added):
+        raise InputError("--add gives no dice")
     seen: dict[Pool, Built] = {}
-    choices = sorted(product(*((None, *colours) for colours in focuses)),
-                     key=lambda picks: sum(c is not None for c in picks))
-    for picks in choices:
-        focused = _focused(game, added, picks)
-        if focused is None:
-            continue
-        pool, swaps = focused
+    for pool, swaps in focus_choices(game, added, focuses):
         for kept in sub_pools(pool, dice_to_roll(sum(pool), POOL_LIMIT, daleks)):
             if kept not in seen:
                 seen[kept] = Built(kept, swaps, minus(pool, kept))
     return sorted(seen.values(), key=lambda b: (len(b.swaps), b.swaps, [-n for n in b.pool]))
 
 
-def _focused(game: Game, added: Pool, picks: tuple[int | None, ...]
+def focus_choices(game: Game, added: Pool, focuses: Focuses, taken: Pool | None = None
+                  ) -> Iterator[tuple[Pool, tuple[int, ...]]]:
+    """Every pool the Focus icons can make of the dice added (each icon used or not, a split
+    icon for either colour; `taken`: dice the other Doctor holds, reading 6), with the swaps
+    made, fewest swaps first."""
+    choices = sorted(product(*((None, *colours) for colours in focuses)),
+                     key=lambda picks: sum(c is not None for c in picks))
+    for picks in choices:
+        focused = _focused(game, added, picks, taken)
+        if focused is not None:
+            yield focused
+
+
+def _focused(game: Game, added: Pool, picks: tuple[int | None, ...], taken: Pool | None
              ) -> tuple[Pool, tuple[int, ...]] | None:
     """The pool after the Focus swaps picked (None: an icon not used) and the swaps made, or
     None when a swap cannot be made."""
@@ -71,7 +81,7 @@ def _focused(game: Game, added: Pool, picks: tuple[int | None, ...]
     for colour in picks:
         if colour is None:
             continue
-        pool = focus(game, pool, colour)
+        pool = focus(game, pool, colour, taken)
         if pool is None:
             return None
         swaps += (colour,)
@@ -92,3 +102,21 @@ def splits(pool: Pool, helped_limit: int, helper_limit: int,
             for helped in sub_pools(minus(pool, helper), total - helper_size):
                 found.append((helped, helper))
     return found
+
+
+def own_pools(game: Game, helped: Pool, helper: Pool, focuses: Focuses, helped_limit: int,
+              helper_limit: int, daleks: int) -> list[tuple[Pool, Pool]]:
+    """Every (helped Doctor's dice, helper's dice) when each gathers their own (reading 6,
+    --helper-dice own): the helper's Focus icons used or not, each Doctor discarding down to
+    their own limit, then one die per Dalek from either pool (the helped Doctor chooses)."""
+    check_daleks(daleks)
+    check_supply(game, tuple(a + b for a, b in zip(helped, helper)), "the two Doctors gather ")
+    found: dict[tuple[Pool, Pool], None] = {}
+    for gathered, _ in focus_choices(game, helper, focuses, taken=helped):
+        mine, theirs = min(sum(helped), helped_limit), min(sum(gathered), helper_limit)
+        total = max(0, mine + theirs - daleks)
+        for helper_size in range(max(0, total - mine), min(theirs, total) + 1):
+            for helps in sub_pools(gathered, helper_size):
+                for kept in sub_pools(helped, total - helper_size):
+                    found[kept, helps] = None
+    return list(found)

@@ -3,24 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from solver.commands import exact_text
 from solver.games.totd.changes import witness
+from solver.games.totd.cost import check_solves
 from solver.games.totd.keeps import Group
-from solver.games.totd.pools import builds, splits
+from solver.games.totd.pools import builds, own_pools, splits
 from solver.games.totd.rules import (
     ANY_ADVENTURE,
+    OWN,
     SONIC_REROLL,
     Adventure,
+    Call,
     Doctor,
+    Focuses,
     Game,
     Pool,
     Tools,
     help_pools,
+    need_data,
     need_text,
     parse_challenge,
     pay_call,
+    pool_data,
     pool_text,
 )
 from solver.games.totd.solver import DISCARD, SONIC, Option, Solver
@@ -30,15 +37,15 @@ from solver.tables import write_manifest, write_table
 def describe(adventure: Adventure) -> dict:
     """The Challenge, the Doctors' pools and tools, as the reports show them."""
     game = adventure.game
-    return {"need": need_text(game, adventure.need),
-            "doctors": [{"pool": pool_text(game, d.pool), "tools": d.tools.text(game)}
+    return {"need": need_data(game, adventure.need),
+            "doctors": [{"pool": pool_data(game, d.pool), "tools": d.tools.data(game)}
                         for d in adventure.doctors],
-            "any_adventure_tools": adventure.shared.text(game),
-            "printed_faces_only": adventure.printed_faces}
+            "any_adventure_tools": adventure.shared.data(game)}
 
 
 def probabilities(adventure: Adventure, exact: bool) -> dict:
-    """P(Challenge met) with optimal play and P(the first roll meets it), float and exact."""
+    """P(Challenge met) with optimal play and P(the first roll meets it, with the face changes
+    in hand but no re-roll), float and exact."""
     solver = Solver(adventure)
     result = {"p_success": solver.p_success(), "p_first_roll": solver.p_first_roll(),
               "positions": solver.states()}
@@ -49,7 +56,8 @@ def probabilities(adventure: Adventure, exact: bool) -> dict:
     return result
 
 
-def chance(adventure: Adventure, exact: bool) -> dict:
+def chance(adventure: Adventure, exact: bool, force: bool) -> dict:
+    check_solves("this solve", [adventure], [adventure] if exact else [], force)
     return describe(adventure) | probabilities(adventure, exact)
 
 
@@ -98,9 +106,10 @@ class Table:
 
 
 def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], ...],
-              exact: bool) -> dict:
+              exact: bool, force: bool = False) -> dict:
     """Every option from a position with its probability and regret, best first (ties keep the
     order stop, re-roll icons, Sonic re-rolls, Black discard)."""
+    check_solves("this solve", [adventure], [adventure] if exact else [], force)
     solvers = [Solver(adventure)] + ([Solver(adventure, exact=True)] if exact else [])
     solver = solvers[0]
     state = solver.position(showing)
@@ -110,7 +119,8 @@ def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], 
     rows = []
     for index, option in enumerate(options[0]):
         row = {"action": _action(option), "tool": _tool(adventure.game, option),
-               "dice": changes if option.action is None else _rerolled(solver, table, option),
+               "dice": [] if option.action is None else _rerolled(solver, table, option),
+               "changes": (changes or []) if option.action is None else [],
                "p_success": option.value}
         if exact:
             row["p_success_exact"] = options[1][index].value
@@ -129,7 +139,8 @@ def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], 
                     for face, k in zip(die.faces, n) for _ in range(k)],
         "met_on_stopping": changes is not None,
         "p_success": rows[0]["p_success"],
-    } | ({"p_success_exact": rows[0]["p_success_exact"]} if exact else {}) | {"options": rows}
+    } | ({"p_success_exact": rows[0]["p_success_exact"]} if exact else {}) | {
+        "best": rows[0], "options": rows}
 
 
 def stop_changes(solver: Solver, table: Table, state: tuple[int, ...]) -> list[str] | None:
@@ -168,13 +179,23 @@ def _tool(game: Game, option: Option) -> str:
 
 
 def _rerolled(solver: Solver, table: Table, option: Option) -> list[str]:
-    """The dice a re-roll option throws again."""
+    """The dice a re-roll option throws again, as "colour:Face". A Black-die discard throws all
+    the Doctor's other dice: the discarded one is a Black die showing a face the Challenge
+    does not need if there is one (which Black die goes makes no difference)."""
     action = option.action
-    if action.kind == DISCARD:
-        others = sum(solver.dice(solver.start, g) for g, group in enumerate(solver.groups)
-                     if group.doctor == action.doctor) - 1
-        return [f"the other {others} dice"]
-    return table.name_rerolled(action.group, option.rerolled)
+    if action.kind != DISCARD:
+        return table.name_rerolled(action.group, option.rerolled)
+    dice = []
+    for g, group in enumerate(solver.groups):
+        if group.doctor != action.doctor:
+            continue
+        faces = table.faces(g)
+        if group.colour == solver.adventure.game.black:
+            unneeded = table.unneeded(g)
+            faces.remove(unneeded[0] if unneeded else faces[-1])
+        colour = solver.adventure.game.colours[group.colour]
+        dice += [f"{colour}:{face}" for face in faces]
+    return dice
 
 
 # ---- choosing among pools --------------------------------------------------------------------
@@ -200,43 +221,74 @@ def _with_exact(row: dict, value) -> dict:
     return row | ({"p_success_exact": exact_text(value)} if value is not None else {})
 
 
-def build(game: Game, need: tuple[int, ...], added: Pool, focuses: tuple[tuple[int, ...], ...],
-          daleks: int, tools: Tools, printed: bool, exact: bool, top: int) -> dict:
+def build(game: Game, need: tuple[int, ...], added: Pool, focuses: Focuses, daleks: int,
+          tools: Tools, printed: bool, exact: bool, top: int, force: bool = False) -> dict:
     """Every pool the Focus icons and discards allow, ranked by P(Challenge met)."""
     found = builds(game, added, focuses, daleks)
     candidates = [Adventure(game, need, (Doctor(b.pool, tools),), printed_faces=printed)
                   for b in found]
-    rows = [_with_exact({"pool": pool_text(game, found[i].pool),
+    check_solves(f"comparing {len(found):,} pools", candidates,
+                 _costliest(candidates, top) if exact else [], force)
+    rows = [_with_exact({"pool": pool_data(game, found[i].pool),
                          "swaps": [f"black->{game.colours[c]}" for c in found[i].swaps],
-                         "discard": pool_text(game, found[i].discarded), "p_success": p}, e)
+                         "discard": pool_data(game, found[i].discarded), "p_success": p}, e)
             for i, p, e in rank(candidates, exact, top)]
-    return {"need": need_text(game, need), "added": pool_text(game, added),
+    return {"need": need_data(game, need), "added": pool_data(game, added),
             "focus": ["/".join(game.colours[c] for c in f) for f in focuses], "daleks": daleks,
-            "tools": tools.text(game), "pools_compared": len(found), "best": rows[0],
+            "tools": tools.data(game), "pools_compared": len(found), "best": rows[0],
             "options": rows}
 
 
+def _costliest(candidates: list[Adventure], count: int) -> list[Adventure]:
+    """The `count` candidates with the most positions: those an exact ranking may solve."""
+    return sorted(candidates, key=lambda a: -Solver(a).size().positions)[:count]
+
+
 # ---- calling for help -------------------------------------------------------------------------
-def call_for_help(adventure: Adventure, helper: Tools, time_breach: bool, daleks: int,
-                  call_with_sonic: bool, exact: bool) -> dict:
-    """P(Challenge met) alone, with help from afar and with help at the location, each with the
-    best split of the helped Doctor's pool (reading 6) and optimal play by both Doctors."""
+def help_cases(adventure: Adventure, call: Call) -> list[tuple[str, int, int, list]]:
+    """Per case (alone, help from afar, help at the location): its name, the two pool limits
+    and every (helped Doctor's dice, helper's dice) the rules allow (reading 6)."""
     me = adventure.doctors[0]
+    cases = []
+    for name, helped_limit, helper_limit in help_pools(call.time_breach, call.breach_alone):
+        if call.helper_dice == OWN:
+            ways = own_pools(adventure.game, me.pool, call.helper.pool, call.focuses,
+                             helped_limit, helper_limit, call.daleks)
+        else:
+            ways = splits(me.pool, helped_limit, helper_limit, call.daleks)
+        cases.append((name, helped_limit, helper_limit, ways))
+    return cases
+
+
+def call_for_help(adventure: Adventure, call: Call, exact: bool, force: bool = False) -> dict:
+    """P(Challenge met) alone, with help from afar and with help at the location, each with the
+    best pools to roll (reading 6) and optimal play by both Doctors."""
+    me, game = adventure.doctors[0], adventure.game
+    cases = help_cases(adventure, call)
+    candidates = []
+    for _, _, helper_limit, ways in cases:
+        tools = pay_call(me.tools) if helper_limit and call.call_with_sonic else me.tools
+        candidates.append([adventure.with_doctors((Doctor(helped, tools),) + (
+            (Doctor(helps, call.helper.tools),) if helper_limit else ()))
+            for helped, helps in ways])
+    every = [c for case in candidates for c in case]
+    check_solves(f"comparing {len(every):,} pools to roll", every,
+                 [_costliest(case, 1)[0] for case in candidates] if exact else [], force)
     results = []
-    for name, helped_limit, helper_limit in help_pools(time_breach):
-        tools = pay_call(me.tools) if helper_limit and call_with_sonic else me.tools
-        ways = splits(me.pool, helped_limit, helper_limit, daleks)
-        candidates = [adventure.with_doctors((Doctor(helped, tools),) + (
-            (Doctor(helps, helper),) if helper_limit else ())) for helped, helps in ways]
-        [(best, p, e)] = rank(candidates, exact, 1)
+    for (name, helped_limit, helper_limit, ways), case in zip(cases, candidates):
+        [(best, p, e)] = rank(case, exact, 1)
         helped, helps = ways[best]
         results.append(_with_exact({
-            "scenario": name, "helped_pool": pool_text(adventure.game, helped),
-            "helper_pool": pool_text(adventure.game, helps) if helper_limit else "-",
-            "p_success": p, "splits_compared": len(ways)}, e))
-    return describe(adventure) | {"helper_tools": helper.text(adventure.game),
-                                  "time_breach": time_breach, "daleks": daleks,
-                                  "scenarios": results}
+            "scenario": name, "helped_limit": helped_limit, "helper_limit": helper_limit,
+            "helped_pool": pool_data(game, helped), "helper_pool": pool_data(game, helps),
+            "p_success": p, "pools_compared": len(ways)}, e))
+    key = "p_success_exact" if exact else "p_success"
+    return describe(adventure) | {
+        "helper": {"pool": pool_data(game, call.helper.pool),
+                   "focus": ["/".join(game.colours[c] for c in f) for f in call.focuses],
+                   "tools": call.helper.tools.data(game)},
+        "daleks": call.daleks, "scenarios": results,
+        "best": max(results, key=lambda r: Fraction(r[key]))}
 
 
 # ---- the table --------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from solver.errors import InputError
 DATA_FILE = Path(__file__).resolve().parent / "dice.json"
 BLACK = "black"
 POOL_LIMIT = 8  # reading 3: discard down to eight dice
+MAX_ICONS = 8  # re-roll, face-change or Focus icons one player may give (bounds the search)
+MAX_SYMBOLS, MAX_COLOURS, MAX_SUPPLY, MAX_WEIGHT = 20, 8, 99, 1000  # what a dice file may hold
 MAX_SONIC = 5  # a TARDIS Console holds at most five Sonic Charge tokens
 SONIC_REROLL = 2  # reading 4.2: tokens to re-roll any one die
 SONIC_REROLL_DICE = 1  # reading 4.2: the dice one Sonic re-roll throws again
@@ -30,6 +32,8 @@ NUMBER, ANY, ALL = "number", "any", "all"  # reading 4.1: the three kinds of Dic
 ANY_ADVENTURE = -1  # reading 6: the holder of "Any Adventure" card tools, which either Doctor uses
 HELP_SIZES = {"afar": (7, 1), "location": (5, 3)}  # reading 6: (helped Doctor, helper)
 TIME_BREACH_LOSS = 1  # reading 6: the helped Doctor's pool is one die smaller
+SPLIT, OWN = "split", "own"  # reading 6: the helper's dice come from the split pool, or their own
+OWN_POOL, EITHER_POOL = "own", "either"  # reading 6: the dice a Doctor's Sonic tokens act on
 CALL_COST = 1  # reading 6: the Sonic Charge tokens a call for help costs (--call-with-sonic)
 
 
@@ -73,61 +77,95 @@ class Game:
 
 @cache
 def load_game(path: str | None = None) -> Game:
-    """The dice from the shipped data file, or from a user's corrected copy (reading 1)."""
-    file = Path(path) if path else DATA_FILE
+    """The dice from the shipped data file, or from a user's corrected copy (reading 1; "-":
+    standard input)."""
+    file = path if path else str(DATA_FILE)
     data = _read_json(file)
     symbols, colours, supply, faces = _dice_fields(file, data)
     _check_dice_fields(file, symbols, colours, supply)
     dice = tuple(_die(file, colour, table, symbols) for colour, table in zip(colours, faces))
-    return Game(symbols, colours, dice, supply, str(data.get("source", "")))
+    source = data.get("source", "")
+    return Game(symbols, colours, dice, supply, source if isinstance(source, str) else "")
 
 
-def _read_json(file: Path):
-    """The file's JSON, or one clear line saying why it cannot be read."""
+def _read_json(file: str) -> dict:
+    """The file's JSON object, or one clear line saying why it cannot be read."""
+    from solver.samples import read_text  # here: only a dice file needs it
+
+    text = read_text(file, f"dice file {file}")
     try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"cannot read dice file {file}: {error.strerror}") from None
+        data = json.loads(text)
     except ValueError as error:
         raise InputError(f"dice file {file} is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"dice file {file} must hold a JSON object {_SHAPE}")
+    return data
 
 
-def _dice_fields(file: Path, data) -> tuple[tuple[str, ...], tuple[str, ...], tuple, list]:
+_SHAPE = "{symbols: [...], dice: {colour: {supply, faces: {symbol: weight}}}}"
+_NAME = re.compile(r"[^\W\d][\w'-]*")  # a word: a letter, then letters, digits, ' or -
+
+
+def _dice_fields(file: str, data: dict) -> tuple[tuple[str, ...], tuple[str, ...], tuple, list]:
     """The symbols, the colours (lower case), each colour's supply and face table, as written."""
     try:
-        symbols = tuple(str(s) for s in data["symbols"])
-        dice = data["dice"]
-        colours = tuple(str(c).lower() for c in dice)
+        symbols, dice = data["symbols"], data["dice"]
+        if not isinstance(symbols, list) or not isinstance(dice, dict) or \
+                not all(isinstance(d, dict) for d in dice.values()):
+            raise TypeError
         supply = tuple(dice[c]["supply"] for c in dice)
         faces = [dice[c]["faces"] for c in dice]
     except (KeyError, TypeError):
-        raise InputError(f"dice file {file} needs `symbols` and `dice`: colour -> "
-                         f"{{supply, faces: {{symbol: weight}}}}") from None
-    return symbols, colours, supply, faces
+        raise InputError(f"dice file {file} needs {_SHAPE}") from None
+    return tuple(symbols), tuple(str(c).lower() for c in dice), supply, faces
 
 
-def _check_dice_fields(file: Path, symbols: tuple[str, ...], colours: tuple[str, ...],
+def _check_dice_fields(file: str, symbols: tuple, colours: tuple[str, ...],
                        supply: tuple) -> None:
-    """Distinct symbols, distinct colours with Black among them, whole numbers of dice."""
-    if len(set(s.lower() for s in symbols)) != len(symbols) or not symbols:
-        raise InputError(f"dice file {file}: symbols must be distinct and not empty")
+    """Distinct symbols and colours (words the options can name), Black among the colours, and
+    whole numbers of dice."""
+    if not 1 <= len(symbols) <= MAX_SYMBOLS or not 1 <= len(colours) <= MAX_COLOURS:
+        raise InputError(f"dice file {file}: 1 to {MAX_SYMBOLS} symbols and 1 to "
+                         f"{MAX_COLOURS} colours")
+    for name in (*symbols, *colours):
+        if not isinstance(name, str) or not _NAME.fullmatch(name) or _MULTIPLIER.match(name) \
+                or name.lower() in _TIMES:
+            raise InputError(f"dice file {file}: {_shown(name)} is not a name the options can "
+                             f"use (one word, starting with a letter)")
+    if len(set(s.lower() for s in symbols)) != len(symbols):
+        raise InputError(f"dice file {file}: symbols must be distinct")
     if BLACK not in colours or len(set(colours)) != len(colours):
         raise InputError(f"dice file {file}: colours must be distinct and include {BLACK!r}")
-    if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in supply):
-        raise InputError(f"dice file {file}: each supply must be a whole number of dice")
+    if any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_SUPPLY
+           for n in supply):
+        raise InputError(f"dice file {file}: each supply must be a whole number of dice, 0 to "
+                         f"{MAX_SUPPLY}")
 
 
-def _die(file: Path, colour: str, table, symbols: tuple[str, ...]) -> Die:
+def _die(file: str, colour: str, table, symbols: tuple[str, ...]) -> Die:
     """A colour's die from its face table (symbol -> weight), every face a known symbol."""
-    if not isinstance(table, dict) or any(f not in symbols for f in table):
+    if not isinstance(table, dict) or not table or any(f not in symbols for f in table):
         raise InputError(f"dice file {file}: the {colour} faces must be a table of "
                          f"symbol -> weight over {', '.join(symbols)}")
+    for face, weight in table.items():
+        if not isinstance(weight, int) or isinstance(weight, bool) or \
+                not 1 <= weight <= MAX_WEIGHT:
+            raise InputError(f"dice file {file}: the {colour} face {face} needs a whole weight "
+                             f"from 1 to {MAX_WEIGHT}, not {_shown(weight)}")
     return Die(colour, tuple(table), tuple(table.values()))
+
+
+def _shown(value) -> str:
+    """A value from a file, quoted and cut short enough for a one-line error."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ---- what the player holds ------------------------------------------------------------------
 Pool = tuple[int, ...]
 """How many dice of each colour, in the game's colour order."""
+Focuses = tuple[tuple[int, ...], ...]
+"""Dice Focus icons, each the colours it may swap in (reading 3)."""
 
 
 def reroll_sizes(kind: str, count: int, dice: int) -> range:
@@ -155,6 +193,13 @@ def may_use(holder: int, doctor: int) -> bool:
     """Reading 6: a Doctor uses their own tools on their own dice, and the Any Adventure card
     tools (held by ANY_ADVENTURE) on either Doctor's."""
     return holder in (ANY_ADVENTURE, doctor)
+
+
+def may_spend_sonic(owner: int, doctor: int, sonic_on: str) -> bool:
+    """Reading 6: a Doctor's Sonic Charge tokens re-roll or change their own dice (OWN_POOL:
+    the card restriction read as covering tokens too) or a die of either pool (EITHER_POOL:
+    the restriction names only cards, and tokens act on "any one die")."""
+    return sonic_on == EITHER_POOL or owner == doctor
 
 
 @dataclass(frozen=True, order=True)
@@ -196,12 +241,21 @@ class Tools:
     def __post_init__(self) -> None:
         if not 0 <= self.sonic <= MAX_SONIC:
             raise InputError(f"Sonic Charge tokens are 0 to {MAX_SONIC}, not {self.sonic}")
+        for kind, icons in (("re-roll", self.rerolls), ("face-change", self.changes)):
+            if len(icons) > MAX_ICONS:
+                raise InputError(f"at most {MAX_ICONS} {kind} icons per Doctor (or on Any "
+                                 f"Adventure cards), not {len(icons)}")
 
     def text(self, game: Game) -> str:
         parts = [f"{self.sonic} sonic"] if self.sonic else []
         parts += [f"reroll {r.text(game)}" for r in self.rerolls]
         parts += [f"change {c.text(game)}" for c in self.changes]
         return "; ".join(parts) or "no tools"
+
+    def data(self, game: Game) -> dict:
+        """The tools as JSON: tokens, and lists of icons (empty when there are none)."""
+        return {"sonic": self.sonic, "rerolls": [r.text(game) for r in self.rerolls],
+                "changes": [c.text(game) for c in self.changes]}
 
 
 @dataclass(frozen=True)
@@ -222,6 +276,7 @@ class Adventure:
     doctors: tuple[Doctor, ...]
     shared: Tools = field(default_factory=Tools)
     printed_faces: bool = False  # reading 4 variant: a change may only show a face the die has
+    sonic_on: str = OWN_POOL  # reading 6: the dice a Doctor's Sonic tokens act on
 
     def __post_init__(self) -> None:
         check_supply(self.game, tuple(sum(d.pool[c] for d in self.doctors)
@@ -252,10 +307,12 @@ class Adventure:
 
 
 # ---- building the pool and calling for help ---------------------------------------------------
-def focus(game: Game, pool: Pool, colour: int) -> Pool | None:
+def focus(game: Game, pool: Pool, colour: int, taken: Pool | None = None) -> Pool | None:
     """Reading 3: a Dice Focus icon exchanges one Black die of the pool for a die of its colour,
-    if a Black die is left and the supply has one of that colour (None when it cannot)."""
-    if pool[game.black] == 0 or pool[colour] >= game.supply[colour]:
+    if a Black die is left and the supply (less the dice `taken` by the other Doctor, reading
+    6) has one of that colour (None when it cannot)."""
+    others = taken[colour] if taken else 0
+    if pool[game.black] == 0 or pool[colour] + others >= game.supply[colour]:
         return None
     return tuple(n - (c == game.black) + (c == colour) for c, n in enumerate(pool))
 
@@ -272,13 +329,35 @@ def dice_to_roll(gathered: int, limit: int, daleks: int) -> int:
     return max(0, min(gathered, limit) - daleks)
 
 
-def help_pools(time_breach: bool) -> list[tuple[str, int, int]]:
+def help_pools(time_breach: bool, breach_alone: bool = False) -> list[tuple[str, int, int]]:
     """Reading 6: (case, the helped Doctor's pool limit, the helper's) alone, with help from
-    afar and with help at the location; Time-Breach takes a die from the helped Doctor's."""
+    afar and with help at the location. Time-Breach takes a die from the helped Doctor's pool
+    when helped (the excerpt); alone, only with `breach_alone` (the limit then 7, the total
+    both help cases leave; else 8, the excerpt's general limit)."""
     loss = TIME_BREACH_LOSS if time_breach else 0
-    return [("alone", POOL_LIMIT, 0),
+    return [("alone", POOL_LIMIT - (loss if breach_alone else 0), 0),
             ("help from afar", HELP_SIZES["afar"][0] - loss, HELP_SIZES["afar"][1]),
             ("help at the location", HELP_SIZES["location"][0] - loss, HELP_SIZES["location"][1])]
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call for help (reading 6): the helper (their tools, and under OWN their own gathered
+    dice and Focus icons), the Dilemma's Time-Breach, the Daleks, and the readings chosen."""
+
+    helper: Doctor
+    focuses: Focuses = ()
+    helper_dice: str = SPLIT
+    time_breach: bool = False
+    breach_alone: bool = False  # Time-Breach lowers a lone Doctor's limit too (help_pools)
+    call_with_sonic: bool = False
+    daleks: int = 0
+
+    def __post_init__(self) -> None:
+        check_daleks(self.daleks)
+        if self.helper_dice == OWN and not any(self.helper.pool):
+            raise InputError("--helper-dice own: give the helper's own dice, e.g. --helper "
+                             "\"black=2 blue=1; sonic 2\"")
 
 
 def pay_call(tools: Tools) -> Tools:
@@ -335,7 +414,13 @@ def _spare(need: tuple[int, ...], counts: list[int]) -> int:
 
 # ---- reading the player's words ---------------------------------------------------------------
 _TIMES = ("x", "\u00d7", "*")  # "Science x2", also with a multiplication sign or a star
-_MULTIPLIER = re.compile(r"^[x\u00d7*](\d+)$", re.IGNORECASE)
+_MULTIPLIER = re.compile(r"^[x\u00d7*]([0-9]+)$", re.IGNORECASE)
+_COUNT = re.compile(r"[0-9]{1,6}")  # a count as the options write it: ASCII digits, not too many
+
+
+def count_of(text: str) -> int | None:
+    """A whole number written in (at most six) ASCII digits, or None."""
+    return int(text) if _COUNT.fullmatch(text) else None
 
 
 def parse_challenge(game: Game, text: str) -> tuple[int, ...]:
@@ -350,7 +435,8 @@ def parse_challenge(game: Game, text: str) -> tuple[int, ...]:
             token, i = token + tokens[i + 1], i + 1
         multiplier = _MULTIPLIER.match(token)
         if multiplier:
-            times = int(multiplier.group(1))
+            digits = multiplier.group(1)  # past six digits: more than any pool, refused below
+            times = int(digits) if len(digits) <= 6 else POOL_LIMIT + 1
             if last is None or times < 1:
                 raise InputError(f"cannot read the Challenge {text!r}: write e.g. "
                                  f"\"Science x2, Cunning\"")
@@ -362,6 +448,9 @@ def parse_challenge(game: Game, text: str) -> tuple[int, ...]:
         i += 1
     if not any(need):
         raise InputError("the Challenge names no symbol")
+    if sum(need) > POOL_LIMIT:
+        raise InputError(f"the Challenge names {sum(need)} symbols, but each die fills one and "
+                         f"the Doctors roll at most {POOL_LIMIT} dice: it can never be met")
     return tuple(need)
 
 
@@ -371,7 +460,7 @@ def parse_pool(game: Game, text: str) -> Pool:
     named = set()
     for token in text.replace(",", " ").split():
         colour, sep, count = token.partition("=")
-        if not sep or not count.isdigit():
+        if not sep or count_of(count) is None:
             raise InputError(f"cannot read {token!r} in the pool {text!r} (write COLOUR=N, "
                              f"e.g. \"black=6 blue=2\")")
         index = game.colour(colour)
@@ -393,11 +482,12 @@ def check_pool_size(game: Game, pool: Pool) -> Pool:
     return pool
 
 
-def check_supply(game: Game, pool: Pool) -> None:
-    """Reading 1: no more dice of a colour than the game has."""
+def check_supply(game: Game, pool: Pool, whose: str = "") -> None:
+    """Reading 1: no more dice of a colour than the game has (`whose` says whose dice)."""
     for colour, (n, supply) in enumerate(zip(pool, game.supply)):
         if n > supply:
-            raise InputError(f"{n} {game.colours[colour]} dice, but the supply has only {supply}")
+            raise InputError(f"{whose}{n} {game.colours[colour]} dice, but the supply has only "
+                             f"{supply}")
 
 
 def parse_reroll(game: Game, text: str) -> Reroll:
@@ -409,12 +499,13 @@ def parse_reroll(game: Game, text: str) -> Reroll:
         raise InputError(f"cannot read the re-roll {text!r} (write \"2 black\", \"any blue\" "
                          f"or \"all red\")")
     amount, colour = words
-    if amount.isdigit() and int(amount) >= 1:
-        return Reroll(NUMBER, game.colour(colour), int(amount))
+    count = count_of(amount)
+    if count is not None and 1 <= count <= POOL_LIMIT:
+        return Reroll(NUMBER, game.colour(colour), count)
     if amount in (ANY, ALL):
         return Reroll(amount, game.colour(colour))
-    raise InputError(f"cannot read the re-roll {text!r}: the amount is a number of dice (1 or "
-                     f"more), any or all")
+    raise InputError(f"cannot read the re-roll {text!r}: the amount is a number of dice (1 to "
+                     f"{POOL_LIMIT}), any or all")
 
 
 def parse_change(game: Game, text: str) -> Change:
@@ -432,6 +523,13 @@ def parse_focus(game: Game, text: str) -> tuple[int, ...]:
     if game.black in colours:
         raise InputError(f"a Focus icon swaps a Black die for a coloured one, not {text!r}")
     return colours
+
+
+def parse_focuses(game: Game, texts) -> tuple[tuple[int, ...], ...]:
+    """A player's Dice Focus icons (at most MAX_ICONS: each one needs a Black die)."""
+    if len(texts) > MAX_ICONS:
+        raise InputError(f"at most {MAX_ICONS} Focus icons, not {len(texts)}")
+    return tuple(parse_focus(game, t) for t in texts)
 
 
 def make_tools(game: Game, sonic: int, rerolls: tuple[str, ...] = (),
@@ -470,41 +568,56 @@ def parse_showing(game: Game, text: str) -> tuple[Pool, tuple[tuple[int, ...], .
     return pool, tuple(tuple(counts) for counts in showing)
 
 
-def parse_doctor(game: Game, text: str, *, needs_pool: bool) -> Doctor:
+def parse_doctor(game: Game, text: str, *, no_dice: str | None = None,
+                 focus: bool = False) -> tuple[Doctor, Focuses]:
     """A Doctor written as "black=4 blue=2; sonic 3; reroll 2 black; change green:Diplomacy"
-    (the pool part only where the Doctor brings one)."""
-    pool: Pool = (0,) * len(game.colours)
-    sonic, rerolls, changes = 0, [], []
-    has_pool = False
-    for part in (p.strip() for p in text.split(";")):
-        if not part:
-            continue
+    and, where `focus`, "focus green/blue" parts. The pool part is required, unless `no_dice`
+    says why this Doctor (or card) brings none; then a pool is refused with that reason."""
+    pool: Pool | None = None
+    sonic, rerolls, changes, focuses = 0, [], [], []
+    for part in (p.strip() for p in text.split(";") if p.strip()):
         word, _, rest = part.partition(" ")
-        word = word.lower()
-        if word == "sonic" and rest.strip().isdigit():
-            sonic = int(rest)
+        word, rest = word.lower(), rest.strip()
+        if word == "sonic" and count_of(rest) is not None:
+            sonic = count_of(rest)
         elif word == "reroll":
             rerolls.append(parse_reroll(game, rest))
         elif word == "change":
             changes.append(parse_change(game, rest))
-        elif "=" in part and needs_pool and not has_pool:
-            pool, has_pool = parse_pool(game, part.removeprefix("pool ")), True
-        elif "=" in part and not needs_pool:
-            raise InputError(f"cannot read {part!r}: the helper's dice come from the helped "
-                             f"Doctor's pool (give only tools: \"sonic N; reroll ...; change "
-                             f"...\")")
+        elif word == "focus" and focus:
+            focuses.append(rest)
+        elif "=" in part and no_dice is not None:
+            raise InputError(f"cannot read {part!r}: {no_dice} (give only tools: \"sonic N; "
+                             f"reroll ...; change ...\")")
+        elif "=" in part:
+            if pool is not None:
+                raise InputError(f"{text!r} gives two dice pools (give one, e.g. \"black=6 "
+                                 f"blue=2\")")
+            pool = parse_pool(game, part.removeprefix("pool "))
         else:
-            expected = "a pool (black=4 blue=2), " if needs_pool and not has_pool else ""
+            expected = "a pool (black=4 blue=2), " if no_dice is None and pool is None else ""
+            expected += "\"focus COLOUR\", " if focus else ""
             raise InputError(f"cannot read {part!r}: expected {expected}\"sonic N\", "
                              f"\"reroll ...\" or \"change COLOUR:SYMBOL\", separated by ;")
-    if needs_pool and not has_pool:
+    if no_dice is None and pool is None:
         raise InputError(f"{text!r} gives no dice pool (start with e.g. \"black=6 blue=2;\")")
-    return Doctor(pool, Tools(sonic, tuple(rerolls), tuple(changes)))
+    doctor = Doctor(pool or (0,) * len(game.colours), Tools(sonic, tuple(rerolls), tuple(changes)))
+    return doctor, parse_focuses(game, focuses)
 
 
 def pool_text(game: Game, pool: Pool) -> str:
     """A pool written back as "black=6 blue=2" (colours in the game's order)."""
     return " ".join(f"{c}={n}" for c, n in zip(game.colours, pool) if n) or "no dice"
+
+
+def pool_data(game: Game, pool: Pool) -> dict[str, int]:
+    """A pool as JSON: dice per colour, every colour in the game's order."""
+    return dict(zip(game.colours, pool))
+
+
+def need_data(game: Game, need: tuple[int, ...]) -> dict[str, int]:
+    """A Challenge as JSON: how many dice of each symbol it needs (needed symbols only)."""
+    return {s: n for s, n in zip(game.symbols, need) if n}
 
 
 def need_text(game: Game, need: tuple[int, ...]) -> str:

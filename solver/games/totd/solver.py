@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
-from math import lcm
+from math import lcm, prod
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from solver.games.totd.rules import (
     SONIC_REROLL,
     Adventure,
     Reroll,
+    may_spend_sonic,
     may_use,
     sonic_changes,
     sonic_reroll_sizes,
@@ -98,6 +99,16 @@ class Numbers:
 
 
 @dataclass(frozen=True)
+class Size:
+    """How big a solve is, counted before it runs (cost.py turns it into seconds and bytes)."""
+
+    positions: int  # summed over every layer of tools the moves can reach
+    layers: int
+    moves: int  # moves from the start (each one a pass over a layer's positions)
+    cuts: int  # stop-test work: stop keys x networks x 2 ** (needed symbols + change nodes)
+
+
+@dataclass(frozen=True)
 class Option:
     """A move from a position (None: stop) and its value; for a re-roll, how many of the
     group's dice showing each reduced face it throws again."""
@@ -159,12 +170,36 @@ class Solver:
         for d, tokens in enumerate(layer.tokens):
             if tokens >= SONIC_REROLL:
                 after = replace(layer, tokens=_minus(layer.tokens, d, SONIC_REROLL))
-                moves += [Action(SONIC, d, g, None, after) for g, group in enumerate(self.groups)
-                          if group.doctor == d and self.dice(layer, g)]
+                moves += [Action(SONIC, group.doctor, g, None, after)
+                          for g, group in enumerate(self.groups) if self.dice(layer, g)
+                          and may_spend_sonic(d, group.doctor, self.adventure.sonic_on)]
             if layer.blacks[d]:
                 moves.append(Action(DISCARD, d, None, None,
                                     replace(layer, blacks=_minus(layer.blacks, d, 1))))
         return moves
+
+    def size(self) -> Size:
+        """The solve's size from the start's tools, without solving: every count of Black dice
+        left, every token count (2 a re-roll) and every subset of the re-roll icons."""
+        blacks = self.start.blacks
+        tokens = [range(t, -1, -SONIC_REROLL) for t in self.start.tokens]
+        icons = prod(self.start.rerolls.count(r) + 1 for r in set(self.start.rerolls))
+        per_doctor = []
+        for d, black in enumerate(blacks):
+            layers = [replace(self.start, blacks=(*blacks[:d], b, *blacks[d + 1:]))
+                      for b in range(black + 1)]
+            per_doctor.append(sum(prod(self.keeps(layer, g).states
+                                       for g, group in enumerate(self.groups) if group.doctor == d)
+                                  for layer in layers))
+        stop_keys = prod(b + 1 for b in blacks) * prod(len({sonic_changes(t) for t in r})
+                                                        for r in tokens)
+        networks = self.networks(self.start)
+        nodes = max((len(n) for n in networks), default=0)
+        needed = sum(1 for n in self.adventure.need if n)
+        layers = prod(b + 1 for b in blacks) * prod(len(r) for r in tokens) * icons
+        return Size(prod(len(r) for r in tokens) * icons * prod(per_doctor), layers,
+                    len(self.actions(self.start)),
+                    stop_keys * len(networks) * 2 ** (needed + nodes))
 
     # ---- values ------------------------------------------------------------------------------
     def stop(self, layer: Layer) -> np.ndarray:

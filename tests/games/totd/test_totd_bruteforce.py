@@ -12,6 +12,8 @@ import pytest
 from totd_bruteforce import BruteForce, read_pool
 
 from solver.games.totd.rules import (
+    EITHER_POOL,
+    OWN_POOL,
     Adventure,
     Doctor,
     load_game,
@@ -27,9 +29,12 @@ DoctorWords = tuple[str, int, tuple[str, ...], tuple[str, ...]]  # pool, sonic, 
 
 
 def case(need: str, *doctors: DoctorWords,
-         shared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), printed: bool = False) -> dict:
-    """An Adventure in words: the Challenge, each Doctor, the Any Adventure tools, the variant."""
-    return {"need": need, "doctors": doctors, "shared": shared, "printed": printed}
+         shared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), printed: bool = False,
+         sonic_either: bool = False) -> dict:
+    """An Adventure in words: the Challenge, each Doctor, the Any Adventure tools, the
+    variants (printed faces only; Sonic tokens on either Doctor's dice)."""
+    return {"need": need, "doctors": doctors, "shared": shared, "printed": printed,
+            "sonic_either": sonic_either}
 
 
 def adventure(words: dict) -> Adventure:
@@ -37,13 +42,15 @@ def adventure(words: dict) -> Adventure:
     return Adventure(GAME, parse_challenge(GAME, words["need"]),
                      tuple(Doctor(parse_pool(GAME, pool), make_tools(GAME, sonic, rr, ch))
                            for pool, sonic, rr, ch in words["doctors"]),
-                     make_tools(GAME, 0, *words["shared"]), words["printed"])
+                     make_tools(GAME, 0, *words["shared"]), words["printed"],
+                     EITHER_POOL if words["sonic_either"] else OWN_POOL)
 
 
 def brute_force(words: dict, changes_last: bool = False) -> BruteForce:
     """The case as the brute force reads it."""
     doctors = [(read_pool(pool), sonic, rr, ch) for pool, sonic, rr, ch in words["doctors"]]
-    return BruteForce(words["need"], doctors, words["shared"], words["printed"], changes_last)
+    return BruteForce(words["need"], doctors, words["shared"], words["printed"], changes_last,
+                      words["sonic_either"])
 
 
 SINGLE = {
@@ -75,6 +82,14 @@ JOINT = {
                           ("red=1", 2, (), ()), shared=((), ("black:Tactics",))),
     "shared re-roll": case("Running, Diplomacy", ("green=1 black=1", 2, (), ()),
                            ("black=1", 0, (), ()), shared=(("1 black",), ())),
+    "helper's tokens re-roll the helped Doctor's die": case(
+        "Science, Cunning", ("black=2", 0, (), ()), ("blue=1", 2, (), ()), sonic_either=True),
+    "helped Doctor's tokens change the helper's die": case(
+        "Strength, Tactics", ("red=1", 3, (), ()), ("black=1", 0, ("1 black",), ()),
+        sonic_either=True),
+    "both Doctors' tokens on either pool": case(
+        "Running, Diplomacy, Science", ("green=2", 2, (), ()), ("blue=1", 3, (), ()),
+        sonic_either=True, printed=True),
 }
 CASES = SINGLE | JOINT
 
@@ -119,3 +134,13 @@ def test_float_solver_agrees_with_exact() -> None:
 def test_cases_are_not_degenerate(name: str) -> None:
     """A case decided in advance (certain or hopeless) would check little."""
     assert 0 < brute_force(CASES[name]).start() < 1
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CASES if CASES[n]["sonic_either"]))
+def test_tokens_on_either_pool_change_these_cases(name: str) -> None:
+    """Reading 6, --sonic-on either: each such case is worth more than with tokens on their
+    owner's dice only, so the cases above check the variant, not the default again."""
+    words = CASES[name]
+    own = dict(words, sonic_either=False)
+    assert brute_force(words).start() > brute_force(own).start()
+    assert Solver(adventure(own), exact=True).p_success() == brute_force(own).start()

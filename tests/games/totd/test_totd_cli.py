@@ -121,10 +121,11 @@ def test_build_best_pool_is_worth_what_chance_says(capsys) -> None:
     report = run_json(capsys, "build", "--need", NEED, "--add", "black=6 blue=1", "--focus",
                       "blue", "--focus", "green/blue", "--daleks", "1", "--sonic", "2")
     best = report["best"]
-    chance = run_json(capsys, "chance", "--need", NEED, "--pool", best["pool"], "--sonic", "2")
+    pool = " ".join(f"{colour}={n}" for colour, n in best["pool"].items())
+    chance = run_json(capsys, "chance", "--need", NEED, "--pool", pool, "--sonic", "2")
     assert best["p_success"] == chance["p_success"]
     assert all(o["p_success"] <= best["p_success"] for o in report["options"])
-    assert sum(int(n.split("=")[1]) for n in best["pool"].split()) == 6  # 7 dice, one Dalek
+    assert sum(best["pool"].values()) == 6  # 7 dice, one Dalek
 
 
 def test_help_alone_is_the_chance_of_the_pool(capsys) -> None:
@@ -135,7 +136,9 @@ def test_help_alone_is_the_chance_of_the_pool(capsys) -> None:
                       "--sonic", "3", "--reroll", "2 black")
     assert alone["p_success"] == chance["p_success"]
     assert (afar["scenario"], location["scenario"]) == ("help from afar", "help at the location")
-    assert sum(int(n.split("=")[1]) for n in location["helper_pool"].split()) == 3
+    assert sum(location["helper_pool"].values()) == 3
+    assert not any(alone["helper_pool"].values()) and alone["helper_limit"] == 0
+    assert report["best"] == max(report["scenarios"], key=lambda s: s["p_success"])
 
 
 def test_tables_are_up_to_date(capsys, tmp_path: Path) -> None:
@@ -184,7 +187,8 @@ def test_the_accepted_spellings_read_alike() -> None:
                  "Science, Science, Cunning"):
         assert parse_challenge(GAME, text) == need, text
     assert parse_reroll(GAME, "up to 2 Black") == parse_reroll(GAME, "2 black")
-    doctor = parse_doctor(GAME, "black=4 blue=2; sonic 3; reroll any blue; change green:Diplomacy",
-                          needs_pool=True)
+    doctor, focuses = parse_doctor(GAME, "black=4 blue=2; sonic 3; reroll any blue; change "
+                                   "green:Diplomacy; focus red; focus green/blue", focus=True)
     assert doctor == Doctor(parse_pool(GAME, "black=4 blue=2"),
                             make_tools(GAME, 3, ("any blue",), ("green:Diplomacy",)))
+    assert focuses == ((GAME.colour("red"),), (GAME.colour("green"), GAME.colour("blue")))

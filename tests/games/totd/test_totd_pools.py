@@ -1,9 +1,10 @@
 """Building the pool and splitting it for help, against enumerations over physical dice.
 
 The enumerations here label every die, try every Focus choice in order and every subset of dice to
-discard (or every assignment of each die to the helped Doctor, the helper or the discard pile),
-and keep the results of largest size: the rules' own wording, with none of the count arithmetic
-of pools.py. The help report is checked against the brute force of totd_bruteforce.py.
+discard (or every assignment of each die to the helped Doctor, the helper or the discard pile, or
+with the helper's own dice each Doctor's subsets), and keep the results of largest size: the
+rules' own wording, with none of the count arithmetic of pools.py. The help report, under every
+reading of reading 6, is checked against the brute force of totd_bruteforce.py.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from totd_bruteforce import BruteForce
+from totd_bruteforce import best_help
 
 from solver.games.totd import report as totd_report
 from solver.games.totd import rules
-from solver.games.totd.pools import builds, splits
+from solver.games.totd.pools import builds, own_pools, splits
 from solver.games.totd.rules import (
     Adventure,
     Doctor,
@@ -24,6 +25,7 @@ from solver.games.totd.rules import (
     make_tools,
     parse_challenge,
     parse_focus,
+    parse_focuses,
     parse_pool,
 )
 
@@ -108,21 +110,110 @@ def test_splits_are_every_split_the_rules_allow(pool: str, helped: int, helper: 
     assert len(set(found)) == len(found)
 
 
-def test_help_report_is_the_best_split_by_brute_force(monkeypatch) -> None:
-    """Tiny limits so that the brute force can play every split: alone 2 dice, help from afar
-    1 + 1, help at the location 1 + 2."""
-    monkeypatch.setattr(rules, "POOL_LIMIT", 2)
-    monkeypatch.setattr(rules, "HELP_SIZES", {"afar": (1, 1), "location": (1, 2)})
-    need, me, helper = "Science, Cunning", (2, ("1 black",), ()), (0, ("all blue",), ())
-    pool = parse_pool(GAME, "black=2 blue=1")
-    adventure = Adventure(GAME, parse_challenge(GAME, need),
-                          (Doctor(pool, make_tools(GAME, *me)),))
-    report = totd_report.call_for_help(adventure, make_tools(GAME, *helper), False, 0, False,
-                                       exact=True)
-    for scenario, (helped, helping) in zip(report["scenarios"], [(2, 0), (1, 1), (1, 2)]):
-        best = Fraction(0)
-        for mine, theirs in splits(pool, helped, helping, 0):
-            doctors = [(dict(zip(GAME.colours, mine)), *me)]
-            doctors += [(dict(zip(GAME.colours, theirs)), *helper)] if helping else []
-            best = max(best, BruteForce(need, doctors).start())
-        assert Fraction(scenario["p_success_exact"]) == best, scenario
+def physical_own(helped: str, helper: str, focuses: list[str], helped_limit: int,
+                 helper_limit: int, daleks: int) -> set:
+    """--helper-dice own on labelled dice: the helper's Focus icons used or not, each Doctor
+    keeping every subset of the size their limit allows, then every Dalek on either pool."""
+    mine = [c for c, n in zip(GAME.colours, parse_pool(GAME, helped)) for _ in range(n)]
+    found = set()
+    for theirs in helper_focused(mine, helper, focuses):
+        for a in subsets(mine, min(len(mine), helped_limit)):
+            for b in subsets(theirs, min(len(theirs), helper_limit)):
+                dice = [(0, d) for d in a] + [(1, d) for d in b]
+                for kept in subsets(dice, max(0, len(dice) - daleks)):
+                    found.add((counts([d for h, d in kept if h == 0]),
+                               counts([d for h, d in kept if h == 1])))
+    return found
+
+
+def helper_focused(mine: list[str], helper: str, focuses: list[str]) -> list[list[str]]:
+    """The helper's dice after each Focus icon is used (a Black die for a die of the colour,
+    while the supply has one beside both Doctors' dice) or not."""
+    start = [c for c, n in zip(GAME.colours, parse_pool(GAME, helper)) for _ in range(n)]
+    found = []
+    for picks in product(*([None, *f.split("/")] for f in focuses)):
+        theirs = list(start)
+        for colour in (c for c in picks if c is not None):
+            supply = GAME.supply[GAME.colours.index(colour)]
+            if "black" not in theirs or mine.count(colour) + theirs.count(colour) >= supply:
+                break
+            theirs.remove("black")
+            theirs.append(colour)
+        else:
+            found.append(theirs)
+    return found
+
+
+def subsets(items: list, size: int) -> list[list]:
+    """Every subset of `size` of the (labelled) items, by position."""
+    return [[x for x, k in zip(items, mask) if k] for mask in product((0, 1), repeat=len(items))
+            if sum(mask) == size]
+
+
+@pytest.mark.parametrize("helped, helper, focuses, helped_limit, helper_limit, daleks", [
+    ("black=4 blue=1", "black=2 red=1", ["blue", "green/red"], 5, 3, 0),
+    ("black=6 blue=2", "black=1", ["blue"], 7, 1, 1),
+    ("black=2 blue=3", "black=2", ["blue", "blue"], 4, 3, 2),
+    ("black=3 red=1", "green=2", [], 8, 0, 1),
+])
+def test_own_pools_are_every_pair_the_rules_allow(helped: str, helper: str, focuses: list[str],
+                                                  helped_limit: int, helper_limit: int,
+                                                  daleks: int) -> None:
+    found = own_pools(GAME, parse_pool(GAME, helped), parse_pool(GAME, helper),
+                      parse_focuses(GAME, focuses), helped_limit, helper_limit, daleks)
+    assert set(found) == physical_own(helped, helper, focuses, helped_limit, helper_limit, daleks)
+    assert len(set(found)) == len(found)
+
+
+def test_help_pool_limits_are_the_excerpts() -> None:
+    """The excerpt: alone 8; from afar the helper 1 and the helped Doctor 7, or 6 with
+    Time-Breach; at the location 3 and 5, or 4. Alone under Time-Breach: 8, or 7 with the
+    --breach-alone 7 reading."""
+    plain = [("alone", 8, 0), ("help from afar", 7, 1), ("help at the location", 5, 3)]
+    breach = [("alone", 8, 0), ("help from afar", 6, 1), ("help at the location", 4, 3)]
+    assert rules.help_pools(False) == rules.help_pools(False, breach_alone=True) == plain
+    assert rules.help_pools(True) == breach
+    assert rules.help_pools(True, breach_alone=True) == [("alone", 7, 0), *breach[1:]]
+
+
+ME = ({"black": 2, "blue": 1}, 2, ("1 black",), ())
+HELPER = ({"black": 1, "red": 1}, 2, ("all blue",), ())
+TINY = {"alone": 3, "afar": (2, 1), "location": (2, 2)}  # limits the brute force can play
+
+
+@pytest.mark.parametrize("time_breach, breach_alone, own, focuses, sonic_either, daleks", [
+    (False, False, False, (), False, 0),
+    (True, False, False, (), False, 0),
+    (True, True, False, (), False, 0),
+    (False, False, True, ("blue",), False, 0),
+    (True, True, True, ("green/blue",), True, 0),
+    (False, False, True, ("green/blue",), False, 1),
+    (False, False, False, (), True, 1),
+])
+def test_help_report_is_the_best_choice_by_brute_force(monkeypatch, time_breach: bool,
+                                                       breach_alone: bool, own: bool,
+                                                       focuses: tuple[str, ...],
+                                                       sonic_either: bool, daleks: int) -> None:
+    """Tiny limits so that the brute force can play every choice: alone 3 dice, help from afar
+    2 + 1, help at the location 2 + 2 (Time-Breach: one fewer for the helped Doctor, and alone
+    with the breach-alone reading). Every reading of reading 6 against totd_bruteforce.best_help,
+    which hands out labelled dice itself."""
+    monkeypatch.setattr(rules, "POOL_LIMIT", TINY["alone"])
+    monkeypatch.setattr(rules, "HELP_SIZES", {"afar": TINY["afar"], "location": TINY["location"]})
+    need = "Science, Cunning"
+    helped = Doctor(parse_pool(GAME, "black=2 blue=1"), make_tools(GAME, *ME[1:]))
+    helper = Doctor(parse_pool(GAME, "black=1 red=1") if own else (0,) * len(GAME.colours),
+                    make_tools(GAME, *HELPER[1:]))
+    adventure = Adventure(GAME, parse_challenge(GAME, need), (helped,),
+                          sonic_on=rules.EITHER_POOL if sonic_either else rules.OWN_POOL)
+    call = rules.Call(helper, parse_focuses(GAME, focuses), rules.OWN if own else rules.SPLIT,
+                      time_breach, breach_alone, daleks=daleks)
+    report = totd_report.call_for_help(adventure, call, exact=True)
+    loss = 1 if time_breach else 0
+    limits = [(TINY["alone"] - (loss if breach_alone else 0), 0),
+              (TINY["afar"][0] - loss, TINY["afar"][1]),
+              (TINY["location"][0] - loss, TINY["location"][1])]
+    for scenario, pair in zip(report["scenarios"], limits):
+        assert (scenario["helped_limit"], scenario["helper_limit"]) == pair
+        expected = best_help(need, ME, HELPER, pair, daleks, own, focuses, sonic_either)
+        assert Fraction(scenario["p_success_exact"]) == expected, scenario

@@ -12,7 +12,15 @@ Fractions memoised on the brute force's own state.
 
 The variant `changes_last=True` forbids any re-roll once a face has been changed (the excerpt's
 "if after re-rolling you still have not rolled all the symbols, you may change ..."): reading 7
-says both orders give the same probability, and the tests check it.
+says both orders give the same probability, and the tests check it. The variant
+`sonic_either=True` lets a Doctor's Sonic tokens re-roll or change a die of either pool (reading
+6, --sonic-on either); a Black-die discard still re-rolls only its Doctor's dice.
+
+`best_help` plays a call for help (reading 6) on its own: it labels every gathered die, tries
+every way to hand the dice to the two Doctors (split from the helped Doctor's pool, or each
+Doctor's own with the helper's Focus icons used or not), to discard exactly the excess over each
+limit and to Exterminate one die per Dalek from either pool, and plays each result with the brute
+force above; the limits are given to it, so the tests can shrink them.
 """
 
 from __future__ import annotations
@@ -50,7 +58,8 @@ class BruteForce:
 
     def __init__(self, need: str, doctors: Sequence[Doctor],
                  shared: tuple[Sequence[str], Sequence[str]] = ((), ()),
-                 printed_only: bool = False, changes_last: bool = False) -> None:
+                 printed_only: bool = False, changes_last: bool = False,
+                 sonic_either: bool = False) -> None:
         data = json.loads(DICE_FILE.read_text(encoding="utf-8"))
         faces = {colour: die["faces"] for colour, die in data["dice"].items()}
         self.sides = {colour: [face for face, w in table.items() for _ in range(w)]
@@ -60,6 +69,7 @@ class BruteForce:
         self.need = read_need(need)
         self.printed_only = printed_only
         self.changes_last = changes_last
+        self.sonic_either = sonic_either
         self.doctors = len(doctors)
         self.dice: Dice = tuple((d, colour, "?") for d, (pool, *_) in enumerate(doctors)
                                 for colour in self.sides for _ in range(pool.get(colour, 0)))
@@ -136,9 +146,10 @@ class BruteForce:
 
     def doctor_moves(self, d: int, dice: Dice, rerolls, changes, tokens, changed: bool,
                      may_roll: bool):
-        """Doctor d's 2-token re-rolls, 3-token changes and Black-die discards, on each die."""
+        """Doctor d's 2-token re-rolls and 3-token changes (on their own dice, or with
+        sonic_either on any die) and Black-die discards (their own dice), on each die."""
         spent2, spent3 = self.pay(tokens, d, 2), self.pay(tokens, d, 3)
-        for p in (p for p, die in enumerate(dice) if die[0] == d):
+        for p in (p for p, die in enumerate(dice) if die[0] == d or self.sonic_either):
             if spent2 and may_roll:
                 yield "roll", [(o, rerolls, changes, spent2, changed)
                                for o in self.rolls(dice, (p,))]
@@ -146,7 +157,7 @@ class BruteForce:
                 for symbol in self.symbols:
                     if not self.printed_only or symbol in self.printed[dice[p][1]]:
                         yield "set", (self.set(dice, p, symbol), rerolls, changes, spent3, True)
-            if dice[p][1] == "black" and may_roll:
+            if dice[p][:2] == (d, "black") and may_roll:
                 rest = tuple(die for q, die in enumerate(dice) if q != p)
                 again = tuple(q for q, die in enumerate(rest) if die[0] == d)
                 yield "roll", [(o, rerolls, changes, tokens, changed)
@@ -161,3 +172,76 @@ class BruteForce:
     @staticmethod
     def set(dice: Dice, p: int, symbol: str) -> Dice:
         return (*dice[:p], (dice[p][0], dice[p][1], symbol), *dice[p + 1:])
+
+
+def best_help(need: str, helped: Doctor, helper: Doctor, limits: tuple[int, int], daleks: int,
+              own: bool = False, focuses: Sequence[str] = (),
+              sonic_either: bool = False) -> Fraction:
+    """The best chance, over every choice the rules leave the Doctors, of a call for help with
+    these pool limits (helped Doctor, helper; a helper limit of 0 is the helped Doctor alone).
+    The helped Doctor's pool is what they gathered; the helper's is theirs (own) or ignored
+    (the dice are split from the helped Doctor's)."""
+    data = json.loads(DICE_FILE.read_text(encoding="utf-8"))
+    supply = {colour: die["supply"] for colour, die in data["dice"].items()}
+    mine = [c for c, n in helped[0].items() for _ in range(n)]
+    theirs = [c for c, n in helper[0].items() for _ in range(n)] if own else []
+    best = Fraction(0)
+    seen = set()
+    for hands in _hands(mine, theirs, limits, own, focuses, supply):
+        for kept in _exterminated(hands, daleks):
+            pools = tuple(tuple(sorted(hand)) for hand in kept)
+            if pools in seen:
+                continue
+            seen.add(pools)
+            doctors = [({c: pools[0].count(c) for c in set(pools[0])}, *helped[1:])]
+            if limits[1]:
+                doctors.append(({c: pools[1].count(c) for c in set(pools[1])}, *helper[1:]))
+            best = max(best, BruteForce(need, doctors, sonic_either=sonic_either).start())
+    return best
+
+
+def _hands(mine: list[str], theirs: list[str], limits: tuple[int, int], own: bool,
+           focuses: Sequence[str], supply: dict[str, int]):
+    """Every (helped Doctor's dice, helper's dice) after discarding exactly the excess."""
+    if not own:  # each gathered die to the helped Doctor, the helper or the discard pile
+        excess = max(0, len(mine) - limits[0] - limits[1])
+        for where in product((0, 1, 2), repeat=len(mine)):
+            hands = [[c for c, w in zip(mine, where) if w == k] for k in (0, 1)]
+            if len(hands[0]) <= limits[0] and len(hands[1]) <= limits[1] and \
+                    where.count(2) == excess:
+                yield hands
+        return
+    for gathered in _focused(mine, theirs, focuses, supply):
+        for a in _discarded(mine, limits[0]):
+            for b in _discarded(gathered, limits[1]):
+                yield [a, b]
+
+
+def _focused(mine: list[str], theirs: list[str], focuses: Sequence[str],
+             supply: dict[str, int]):
+    """The helper's dice after each Focus icon is used (a Black die for one of its colours,
+    while the supply has one left beside both Doctors' dice) or not."""
+    for picks in product(*([None, *f.split("/")] for f in focuses)):
+        dice = list(theirs)
+        for colour in (c for c in picks if c is not None):
+            if "black" not in dice or mine.count(colour) + dice.count(colour) >= supply[colour]:
+                break
+            dice.remove("black")
+            dice.append(colour)
+        else:
+            yield dice
+
+
+def _discarded(dice: list[str], limit: int):
+    """Every way to discard exactly the dice over the limit."""
+    keep = min(len(dice), limit)
+    for chosen in combinations(range(len(dice)), keep):
+        yield [dice[i] for i in chosen]
+
+
+def _exterminated(hands: list[list[str]], daleks: int):
+    """Every way for the Daleks to take one die each from either hand (all, if too few)."""
+    labelled = [(k, i) for k, hand in enumerate(hands) for i in range(len(hand))]
+    for gone in combinations(labelled, min(daleks, len(labelled))):
+        yield [[c for i, c in enumerate(hand) if (k, i) not in gone]
+               for k, hand in enumerate(hands)]
