@@ -34,6 +34,7 @@ class Game:
     package: str
     examples: Examples
     samples: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unit -> CSV columns
+    page: tuple[str, ...] = ()  # commands the web page may run: none reads or writes a file
 
     def module(self, name: str) -> ModuleType:
         return import_module(f"{self.package}.{name}")

@@ -7,4 +7,5 @@ GAME = Game(
     Examples(solve=("turn", "--dice", "4"), play=("--dice", "4"), bad=("turn", "--dice", "0")),
     samples={"turn": ("score",), "game": ("winner", "score_1", "score_2"),
              "decision": ("turn", "to_roll", "humans", "daleks", "doctors", "exterminates", "roll",
-                          "keep", "then")})
+                          "keep", "then")},
+    page=("turn", "best-move", "game"))

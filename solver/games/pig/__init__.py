@@ -7,4 +7,5 @@ GAME = Game(
     Examples(solve=("game", "--target", "20"), play=("--target", "20", "--policy", "hold 10"),
              bad=("game", "--target", "1")),
     samples={"turn": ("score",), "game": ("winner", "score_1", "score_2"),
-             "decision": ("score", "opponent", "turn_total", "move")})
+             "decision": ("score", "opponent", "turn_total", "move")},
+    page=("game",))

@@ -7,4 +7,5 @@ GAME = Game(
     "strike", "Strike", __name__,
     Examples(solve=("game", "--dice", "3"), play=("--dice", "3"),
              bad=("best-move", "--arena", "9", "--stocks", "2,2")),
-    samples={"game": ("winner", "winner_stock")})
+    samples={"game": ("winner", "winner_stock")},
+    page=("game", "best-move"))

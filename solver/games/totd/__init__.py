@@ -7,4 +7,5 @@ GAME = Game(
     Examples(solve=("chance", "--need", "Science x2, Cunning", "--pool", "black=4"),
              play=("--need", "Science x2, Cunning", "--pool", "black=4"),
              bad=("chance", "--need", "Nothing", "--pool", "black=4")),
-    samples={"adventure": ("success",)})
+    samples={"adventure": ("success",)},
+    page=("chance", "best-move", "build", "help"))
