@@ -107,16 +107,41 @@ def splits(pool: Pool, helped_limit: int, helper_limit: int,
 def own_pools(game: Game, helped: Pool, helper: Pool, focuses: Focuses, helped_limit: int,
               helper_limit: int, daleks: int) -> list[tuple[Pool, Pool]]:
     """Every (helped Doctor's dice, helper's dice) when each gathers their own (reading 6,
-    --helper-dice own): the helper's Focus icons used or not, each Doctor discarding down to
-    their own limit, then one die per Dalek from either pool (the helped Doctor chooses)."""
+    --helper-dice own): the helper's Focus icons used or not, then each Doctor keeping up to
+    their own limit and the two no more of a colour than the supply has, discarding only what
+    the limits and the supply force; then one die per Dalek from either pool (the helped Doctor
+    chooses)."""
     check_daleks(daleks)
-    check_supply(game, tuple(a + b for a, b in zip(helped, helper)), "the two Doctors gather ")
+    check_supply(game, helper, "the helper gathers ")
     found: dict[tuple[Pool, Pool], None] = {}
     for gathered, _ in focus_choices(game, helper, focuses, taken=helped):
-        mine, theirs = min(sum(helped), helped_limit), min(sum(gathered), helper_limit)
-        total = max(0, mine + theirs - daleks)
-        for helper_size in range(max(0, total - mine), min(theirs, total) + 1):
-            for helps in sub_pools(gathered, helper_size):
-                for kept in sub_pools(helped, total - helper_size):
-                    found[kept, helps] = None
+        for kept in _kept_pairs(game, (helped, gathered), (helped_limit, helper_limit)):
+            for pair in _exterminated(kept, daleks):
+                found[pair] = None
     return list(found)
+
+
+def _kept_pairs(game: Game, gathered: tuple[Pool, Pool], limits: tuple[int, int]
+                ) -> Iterator[tuple[Pool, Pool]]:
+    """Every pair of kept dice within the two limits and the supply from which no discarded
+    die could be kept."""
+    options = [[p for p in product(*(range(n, -1, -1) for n in pool)) if sum(p) <= limit]
+               for pool, limit in zip(gathered, limits)]
+    for pair in product(*options):
+        both = tuple(a + b for a, b in zip(*pair))
+        if any(n > supply for n, supply in zip(both, game.supply)):
+            continue
+        if not any(sum(kept) < limit and kept[c] < pool[c] and both[c] < game.supply[c]
+                   for kept, pool, limit in zip(pair, gathered, limits)
+                   for c in range(len(pool))):
+            yield pair
+
+
+def _exterminated(pair: tuple[Pool, Pool], daleks: int) -> Iterator[tuple[Pool, Pool]]:
+    """The pools once the Daleks have taken one die each from either (all, if too few)."""
+    mine, theirs = pair
+    total = dice_to_roll(sum(mine) + sum(theirs), sum(mine) + sum(theirs), daleks)
+    for size in range(max(0, total - sum(theirs)), min(sum(mine), total) + 1):
+        for kept in sub_pools(mine, size):
+            for helps in sub_pools(theirs, total - size):
+                yield kept, helps

@@ -47,13 +47,13 @@ def probabilities(adventure: Adventure, exact: bool) -> dict:
     """P(Challenge met) with optimal play and P(the first roll meets it, with the face changes
     in hand but no re-roll), float and exact."""
     solver = Solver(adventure)
-    result = {"p_success": solver.p_success(), "p_first_roll": solver.p_first_roll(),
-              "positions": solver.states()}
-    if exact:
-        exact_solver = Solver(adventure, exact=True)
-        result["p_success_exact"] = exact_text(exact_solver.p_success())
-        result["p_first_roll_exact"] = exact_text(exact_solver.p_first_roll())
-    return result
+    exact_solver = Solver(adventure, exact=True) if exact else None
+    result = {}
+    for key, answer in (("p_success", Solver.p_success), ("p_first_roll", Solver.p_first_roll)):
+        result[key] = answer(solver)
+        if exact_solver is not None:
+            result[key + "_exact"] = exact_text(answer(exact_solver))
+    return result | {"positions": solver.states()}
 
 
 def chance(adventure: Adventure, exact: bool, force: bool) -> dict:

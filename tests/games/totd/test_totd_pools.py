@@ -113,17 +113,30 @@ def test_splits_are_every_split_the_rules_allow(pool: str, helped: int, helper: 
 def physical_own(helped: str, helper: str, focuses: list[str], helped_limit: int,
                  helper_limit: int, daleks: int) -> set:
     """--helper-dice own on labelled dice: the helper's Focus icons used or not, each Doctor
-    keeping every subset of the size their limit allows, then every Dalek on either pool."""
+    keeping a subset within their limit, the two within the supply, that no discarded die could
+    join; then every Dalek on either pool."""
     mine = [c for c, n in zip(GAME.colours, parse_pool(GAME, helped)) for _ in range(n)]
     found = set()
     for theirs in helper_focused(mine, helper, focuses):
-        for a in subsets(mine, min(len(mine), helped_limit)):
-            for b in subsets(theirs, min(len(theirs), helper_limit)):
-                dice = [(0, d) for d in a] + [(1, d) for d in b]
-                for kept in subsets(dice, max(0, len(dice) - daleks)):
-                    found.add((counts([d for h, d in kept if h == 0]),
-                               counts([d for h, d in kept if h == 1])))
+        labelled = [(0, d) for d in mine] + [(1, d) for d in theirs]
+        for kept in subsets_within(labelled, (helped_limit, helper_limit)):
+            if any(within([*kept, die], (helped_limit, helper_limit))
+                   for die in labelled if labelled.count(die) > kept.count(die)):
+                continue
+            for left in subsets(kept, max(0, len(kept) - daleks)):
+                found.add((counts([d for h, d in left if h == 0]),
+                           counts([d for h, d in left if h == 1])))
     return found
+
+
+def within(dice: list[tuple[int, str]], limits: tuple[int, int]) -> bool:
+    """Each Doctor's dice within their limit, both Doctors' within the supply."""
+    return all(sum(h == k for h, _ in dice) <= limit for k, limit in enumerate(limits)) and \
+        all(sum(d == c for _, d in dice) <= n for c, n in zip(GAME.colours, GAME.supply))
+
+
+def subsets_within(dice: list[tuple[int, str]], limits: tuple[int, int]) -> list[list]:
+    return [s for size in range(len(dice) + 1) for s in subsets(dice, size) if within(s, limits)]
 
 
 def helper_focused(mine: list[str], helper: str, focuses: list[str]) -> list[list[str]]:
@@ -155,6 +168,7 @@ def subsets(items: list, size: int) -> list[list]:
     ("black=6 blue=2", "black=1", ["blue"], 7, 1, 1),
     ("black=2 blue=3", "black=2", ["blue", "blue"], 4, 3, 2),
     ("black=3 red=1", "green=2", [], 8, 0, 1),
+    ("black=6 blue=2", "black=4 blue=2", ["red"], 5, 3, 1),  # past the supply together
 ])
 def test_own_pools_are_every_pair_the_rules_allow(helped: str, helper: str, focuses: list[str],
                                                   helped_limit: int, helper_limit: int,

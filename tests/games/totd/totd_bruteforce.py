@@ -17,10 +17,11 @@ says both orders give the same probability, and the tests check it. The variant
 6, --sonic-on either); a Black-die discard still re-rolls only its Doctor's dice.
 
 `best_help` plays a call for help (reading 6) on its own: it labels every gathered die, tries
-every way to hand the dice to the two Doctors (split from the helped Doctor's pool, or each
-Doctor's own with the helper's Focus icons used or not), to discard exactly the excess over each
-limit and to Exterminate one die per Dalek from either pool, and plays each result with the brute
-force above; the limits are given to it, so the tests can shrink them.
+every way to hand the dice to the two Doctors (split from the helped Doctor's pool, discarding
+exactly the excess; or each Doctor's own, the helper's Focus icons used or not, keeping any dice
+within the limits and the supply from which no discarded die could be kept) and to Exterminate
+one die per Dalek from either pool, and plays each result with the brute force above; the limits
+are given to it, so the tests can shrink them.
 """
 
 from __future__ import annotations
@@ -212,9 +213,21 @@ def _hands(mine: list[str], theirs: list[str], limits: tuple[int, int], own: boo
                 yield hands
         return
     for gathered in _focused(mine, theirs, focuses, supply):
-        for a in _discarded(mine, limits[0]):
-            for b in _discarded(gathered, limits[1]):
-                yield [a, b]
+        hands = (mine, gathered)
+        for keep in product(*(product((0, 1), repeat=len(hand)) for hand in hands)):
+            kept = [[c for c, k in zip(hand, ks) if k] for hand, ks in zip(hands, keep)]
+            if _may_keep(kept, limits, supply) and not any(
+                    _may_keep([[*hand, c] if h == g else hand for h, hand in enumerate(kept)],
+                              limits, supply)
+                    for g in (0, 1) for c, k in zip(hands[g], keep[g]) if not k):
+                yield kept
+
+
+def _may_keep(kept: list[list[str]], limits: tuple[int, int], supply: dict[str, int]) -> bool:
+    """Each Doctor within their limit, the two within the supply of each colour."""
+    both = kept[0] + kept[1]
+    return all(len(hand) <= limit for hand, limit in zip(kept, limits)) and \
+        all(both.count(c) <= n for c, n in supply.items())
 
 
 def _focused(mine: list[str], theirs: list[str], focuses: Sequence[str],
@@ -230,13 +243,6 @@ def _focused(mine: list[str], theirs: list[str], focuses: Sequence[str],
             dice.append(colour)
         else:
             yield dice
-
-
-def _discarded(dice: list[str], limit: int):
-    """Every way to discard exactly the dice over the limit."""
-    keep = min(len(dice), limit)
-    for chosen in combinations(range(len(dice)), keep):
-        yield [dice[i] for i in chosen]
 
 
 def _exterminated(hands: list[list[str]], daleks: int):
