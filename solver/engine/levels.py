@@ -1,0 +1,621 @@
+"""The dense level-by-level engine: optimal play for games too large for the cyclic engine.
+
+A level game numbers its positions 0..size-1 by arithmetic (no position objects, no graph) and
+groups them into levels: every successor of a position lies in its own level or a later one, so
+levels are solved from the last back to the first, each a unit of work that reads only later
+levels. Values are one dense float64 array with a row per metric. Successors are computed per
+batch from the numbers, never stored. One sweep from the start first marks the reachable
+positions: only those are solved (the others keep NaN).
+
+Within a level, positions that lead to each other (a turn that scores nothing passes the move)
+form small components, solved by policy iteration exactly as the cyclic engine does it
+(`solver.engine.cyclic`): a best response to the current values, the linear system of that policy
+for all metrics (here batched dense solves, components being small), a check of the Bellman
+residual against 1e-12, repeat. Positions are warm-started from a similar solved position (the
+game says which), so the first response is usually final: two backward passes and one forward
+pass per position in a cycle, one of each elsewhere. Rows of utilities that repeat within a
+level (common near the end of a game) are passed once.
+
+The turn passes are compiled kernels over the turn graph (`TurnPasses`), in tiles of a few
+columns with workspaces allocated once per thread: a tile's node values stay in the cache, the
+backward pass records each choice in a byte, and the forward pass that gives the result
+distribution reuses them at once, skipping nodes the policy never reaches.
+
+A `Store` (solver/checkpoint.py) keeps finished levels on disk: a solve resumes after the last
+level it holds.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Protocol, TextIO
+
+import numpy as np
+from numba import njit
+
+from solver.engine.cyclic import MAX_ITERATIONS, TOLERANCE
+from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
+from solver.limits import _duration
+
+TILE = 16  # columns per turn pass: node values of a tile fit a core's share of the cache
+CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
+REACHABLE, SOLVED = 1, 2  # bits of a position's state
+
+
+# ---- the turn passes ---------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _backward(indptr, child, prob, is_chance, first, root, width, gap, values, chosen,
+              record):
+    """`kernels.backward` on one tile, up to the root: the same sums in the same order and the
+    same choices (a later child replaces the chosen one only if better by more than the gap),
+    so values and distributions equal the cyclic engine's to the bit. Written with selects, not
+    branches, which the compiler turns into vector code."""
+    picked = np.empty(width)
+    pick = np.empty(width)
+    for node in range(first, root + 1):
+        lo, hi = indptr[node], indptr[node + 1]
+        c = child[lo]
+        if is_chance[node]:
+            p = prob[lo]
+            for b in range(width):
+                values[node, b] = p * values[c, b]
+            for e in range(lo + 1, hi):
+                c, p = child[e], prob[e]
+                for b in range(width):
+                    values[node, b] += p * values[c, b]
+            continue
+        for b in range(width):
+            values[node, b] = values[c, b]
+        if record:
+            for b in range(width):
+                picked[b] = values[c, b]
+                pick[b] = 0.0
+            for e in range(lo + 1, hi):
+                c = child[e]
+                k = float(e - lo)
+                for b in range(width):
+                    v, m = values[c, b], values[node, b]
+                    values[node, b] = v if v > m else m
+                    better = v > picked[b] + gap[b]
+                    pick[b] = k if better else pick[b]
+                    picked[b] = v if better else picked[b]
+            for b in range(width):
+                chosen[node, b] = pick[b]
+        else:
+            for e in range(lo + 1, hi):
+                c = child[e]
+                for b in range(width):
+                    v, m = values[c, b], values[node, b]
+                    values[node, b] = v if v > m else m
+
+
+@njit(cache=True, nogil=True)
+def _forward(indptr, child, prob, is_chance, first, root, width, chosen, mass):
+    """Push probability 1 from the root down the recorded choices, skipping nodes no column
+    reaches. `mass` is all zeros on entry and is left so, but for the results' rows."""
+    for b in range(width):
+        mass[root, b] = 1.0
+    for node in range(root, first - 1, -1):
+        live = False
+        for b in range(width):
+            live |= mass[node, b] != 0.0
+        if not live:
+            continue
+        lo, hi = indptr[node], indptr[node + 1]
+        if is_chance[node]:
+            for e in range(lo, hi):
+                c, p = child[e], prob[e]
+                for b in range(width):
+                    mass[c, b] += p * mass[node, b]
+        else:
+            for e in range(lo, hi):
+                c, k = child[e], e - lo
+                for b in range(width):
+                    mass[c, b] += mass[node, b] if chosen[node, b] == k else 0.0
+        for b in range(width):
+            mass[node, b] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _respond(indptr, child, prob, is_chance, root, utilities, gap, values, chosen, mass, best,
+             dist, want):
+    """Best values (and, with `want`, result distributions) for utility rows, a tile at a time
+    in the given workspaces."""
+    first = utilities.shape[1]
+    tile = values.shape[1]
+    for start in range(0, utilities.shape[0], tile):
+        width = min(tile, utilities.shape[0] - start)
+        for r in range(first):
+            for b in range(width):
+                values[r, b] = utilities[start + b, r]
+        _backward(indptr, child, prob, is_chance, first, root, width, gap[start:start + width],
+                  values, chosen, want)
+        for b in range(width):
+            best[start + b] = values[root, b]
+        if want:
+            _forward(indptr, child, prob, is_chance, first, root, width, chosen, mass)
+            for r in range(first):
+                for b in range(width):
+                    dist[start + b, r] = mass[r, b]
+                    mass[r, b] = 0.0
+
+
+class TurnPasses:
+    """A turn graph played from its root, as the level engine runs it: the optimal value of many
+    utility rows, and the result distribution of that optimal play when asked. The same numbers
+    as `TurnGraph.respond` (tested), at a fraction of the cost."""
+
+    def __init__(self, graph: TurnGraph, root: int, tile: int = TILE) -> None:
+        self.graph, self.root, self.tile = graph, root, tile
+        self.n_results = graph.n_results
+        self.possible = graph.possible_results()
+        self._flat = graph._flat()
+        indptr, _, _, is_chance = self._flat
+        degree = int(np.diff(indptr)[~is_chance].max(initial=1))
+        self._choice_type = next(t for t in (np.int8, np.int16, np.int32)
+                                 if degree <= np.iinfo(t).max + 1)
+        self._workspaces: list[tuple[np.ndarray, ...]] = []
+
+    @property
+    def workspace_bytes(self) -> int:
+        """What the per-thread buffers take once allocated."""
+        rows = self.root + 1
+        return WORKERS * rows * self.tile * (16 + np.dtype(self._choice_type).itemsize)
+
+    def respond(self, utilities: np.ndarray, distributions: bool
+                ) -> tuple[np.ndarray, np.ndarray | None]:
+        """(best value per row, result distribution per row or None). The rows are shared out
+        in whole tiles between the threads, each with its own workspace."""
+        utilities = np.ascontiguousarray(utilities, dtype=np.float64)
+        rows = utilities.shape[0]
+        gap = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1, initial=0.0), 1e-300)
+        best = np.empty(rows)
+        dist = np.empty((rows, self.n_results) if distributions else (0, self.n_results))
+        tiles = -(-rows // self.tile)
+        cut = min(rows, -(-tiles // WORKERS) * self.tile)
+        parts = [slice(0, cut), slice(cut, rows)] if cut < rows else [slice(0, rows)]
+        indptr, child, prob, is_chance = self._flat
+
+        def run(worker: int) -> None:
+            part = parts[worker]
+            _respond(indptr, child, prob, is_chance, self.root, utilities[part], gap[part],
+                     *self._workspace(worker), best[part],
+                     dist[part] if distributions else dist, distributions)
+
+        for worker in range(len(parts)):  # allocated here, not in the threads
+            self._workspace(worker)
+        _parallel([lambda worker=worker: run(worker) for worker in range(len(parts))])
+        return best, dist if distributions else None
+
+    def _workspace(self, worker: int) -> tuple[np.ndarray, ...]:
+        while len(self._workspaces) <= worker:
+            rows = self.root + 1
+            self._workspaces.append((np.empty((rows, self.tile)),
+                                     np.empty((rows, self.tile), dtype=self._choice_type),
+                                     np.zeros((rows, self.tile))))
+        return self._workspaces[worker]
+
+
+# ---- the game ------------------------------------------------------------------------------------
+class LevelGame(Protocol):
+    """A game as the level engine sees it. Positions are numbers 0..size-1; each has a mover who
+    maximises one metric through the game's turn, whose results lead to positions or terminal
+    payoffs. Successors lie in the position's own level or in later ones."""
+
+    metrics: int  # numbers per position (the game names them)
+    size: int  # positions, reachable or not
+    levels: int  # solved from levels - 1 down to 0
+    turn: TurnPasses  # every mover's decision (one turn graph for the whole game)
+
+    def start(self) -> int:
+        """Where the game begins: what is reachable is reachable from here."""
+
+    def positions(self, level: int) -> np.ndarray:
+        """The level's positions, in increasing order."""
+
+    def objective(self, positions: np.ndarray) -> np.ndarray:
+        """The metric each position's mover maximises."""
+
+    def successors(self, positions: np.ndarray) -> np.ndarray:
+        """(positions, results): where each result of the turn leads, a position number, or
+        -1 - t for terminal t (a row of `terminals`). Results no play can give lead anywhere."""
+
+    def terminals(self) -> np.ndarray:
+        """(terminals, metrics): the payoffs `successors` has referred to so far."""
+
+    def similar(self, positions: np.ndarray) -> np.ndarray:
+        """(positions, candidates): positions, -1 for none, whose values are a good first guess
+        (the first one solved is taken). It only affects speed, and ties between equal plays."""
+
+
+class Store(Protocol):
+    """Finished levels kept somewhere (solver.checkpoint.Checkpoint keeps them on disk)."""
+
+    def finished(self) -> dict[int, dict]:
+        """Level -> its statistics, for every level stored."""
+
+    def load(self, level: int) -> np.ndarray | None:
+        """The level's values (metrics, level positions), or None if they cannot be read."""
+
+    def save(self, level: int, values: np.ndarray, stats: dict) -> None:
+        """Keep a finished level (values as `load` gives them back)."""
+
+
+# ---- the solve -----------------------------------------------------------------------------------
+@dataclass
+class LevelStats:
+    """What solving one level took."""
+
+    positions: int = 0  # reachable positions solved
+    components: int = 0
+    iterations: int = 0  # policy iterations of the slowest component
+    residual: float = 0.0  # the largest Bellman residual left
+    backward: int = 0  # turn passes (columns): backward
+    forward: int = 0  # and forward
+    seconds: float = 0.0
+
+    def add(self, other: LevelStats) -> None:
+        self.positions += other.positions
+        self.components += other.components
+        self.iterations = max(self.iterations, other.iterations)
+        self.residual = max(self.residual, other.residual)
+        self.backward += other.backward
+        self.forward += other.forward
+        self.seconds += other.seconds
+
+
+@dataclass
+class Status:
+    """Where a solve stands, for a progress display."""
+
+    levels: int
+    levels_done: int
+    positions: int  # reachable positions in all
+    positions_done: int
+    resumed_levels: int  # read from the store, not solved in this run
+    resumed_positions: int
+    seconds: float  # since this run started solving
+
+
+@dataclass
+class LevelSolution:
+    """Every reachable position's values, and what the solve took."""
+
+    values: np.ndarray  # (metrics, size); NaN where unreachable
+    reachable: np.ndarray  # (size,) bool
+    levels: list[LevelStats]  # per level
+    resumed: int  # levels read from the store
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total(self) -> LevelStats:
+        total = LevelStats()
+        for stats in self.levels:
+            total.add(stats)
+        return total
+
+
+def solve(game: LevelGame, *, store: Store | None = None, tolerance: float = TOLERANCE,
+          progress: Callable[[Status], None] | None = None) -> LevelSolution:
+    """Optimal values of every position reachable from the game's start, level by level from
+    the last; levels the store holds are read instead of solved."""
+    clock = time.perf_counter()
+    solver = _Solver(game, tolerance)
+    swept = time.perf_counter()
+    resumed = solver.resume(store) if store is not None else 0
+    status = Status(game.levels, resumed, int(solver.reachable.sum()),
+                    sum(s.positions for s in solver.stats), resumed,
+                    sum(s.positions for s in solver.stats), 0.0)
+    started = time.perf_counter()
+
+    def update(count: int) -> None:
+        status.positions_done += count
+        status.seconds = time.perf_counter() - started
+        if progress is not None:
+            progress(status)
+
+    for level in range(game.levels - 1 - resumed, -1, -1):
+        stats = solver.solve_level(level, update)
+        if store is not None:
+            store.save(level, solver.level_values(level), asdict(stats))
+        status.levels_done += 1
+        update(0)
+    finished = time.perf_counter()
+    return LevelSolution(solver.values, solver.reachable, solver.stats[::-1], resumed,
+                         {"reachability": swept - clock, "solve": finished - started,
+                          "total": finished - clock})
+
+
+class _Solver:
+    """The values, the positions' states and the per-level statistics of one solve."""
+
+    def __init__(self, game: LevelGame, tolerance: float) -> None:
+        self.game, self.tolerance = game, tolerance
+        self.values = np.full((game.metrics, game.size), np.nan)
+        self.state = np.zeros(game.size, dtype=np.uint8)
+        self.state[_reachable(game)] = REACHABLE
+        self.stats: list[LevelStats] = []  # in solving order: last level first
+
+    @property
+    def reachable(self) -> np.ndarray:
+        return (self.state & REACHABLE).astype(bool)
+
+    def level_values(self, level: int) -> np.ndarray:
+        return self.values[:, self.game.positions(level)]
+
+    def resume(self, store: Store) -> int:
+        """Read the levels the store holds, from the last level down to the first one missing
+        or unreadable; how many were read."""
+        finished = store.finished()
+        for level in range(self.game.levels - 1, -1, -1):
+            stored = store.load(level) if level in finished else None
+            positions = self.game.positions(level)
+            if stored is None or stored.shape != (self.game.metrics, len(positions)):
+                break
+            self.values[:, positions] = stored
+            self.state[positions] |= SOLVED * (self.state[positions] & REACHABLE)
+            self.stats.append(LevelStats(**finished[level]))
+        return len(self.stats)
+
+    def solve_level(self, level: int, update: Callable[[int], None]) -> LevelStats:
+        """Solve one level, whole components at a time; `update` hears of each part done."""
+        clock = time.perf_counter()
+        members = self.game.positions(level)
+        members = members[(self.state[members] & REACHABLE).astype(bool)]
+        stats = LevelStats(positions=len(members))
+        labels = _components(self.game, members)
+        order = np.argsort(labels, kind="stable")
+        for part in _whole_components(labels[order], CHUNK):
+            chunk = _Chunk(self, members[order[part]], labels[order[part]])
+            stats.add(chunk.run())
+            update(len(chunk.positions))
+        stats.seconds = time.perf_counter() - clock
+        self.state[members] |= SOLVED
+        self.stats.append(stats)
+        return stats
+
+    def rows(self, successors: np.ndarray) -> np.ndarray:
+        """Every metric of each successor (positions or terminals): (..., metrics)."""
+        out = np.empty((*successors.shape, self.game.metrics))
+        inner = successors >= 0
+        out[inner] = self.values[:, successors[inner]].T
+        out[~inner] = self.game.terminals()[-1 - successors[~inner]]
+        return out
+
+    def utilities(self, successors: np.ndarray, objective: np.ndarray) -> np.ndarray:
+        """Each mover's objective value of each result: (positions, results)."""
+        metric = np.broadcast_to(objective[:, None], successors.shape)
+        out = np.empty(successors.shape)
+        inner = successors >= 0
+        out[inner] = self.values[metric[inner], successors[inner]]
+        out[~inner] = self.game.terminals()[-1 - successors[~inner], metric[~inner]]
+        if np.isnan(out).any():
+            raise ValueError("a successor is not solved yet: the game's levels are out of order")
+        return out
+
+
+def _parts(array: np.ndarray, size: int = CHUNK):
+    for start in range(0, len(array), size):
+        yield array[start:start + size]
+
+
+def _within(members: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Each target's place among the sorted members, -1 where it is not one of them."""
+    if not len(members):
+        return np.full(targets.shape, -1)
+    place = np.minimum(np.searchsorted(members, targets), len(members) - 1)
+    return np.where(members[place] == targets, place, -1)
+
+
+def _reachable(game: LevelGame) -> np.ndarray:
+    """Every position some play reaches from the start (results no play gives do not count):
+    levels in increasing order, each until nothing new inside it is found."""
+    reached = np.zeros(game.size, dtype=bool)
+    reached[game.start()] = True
+    possible = game.turn.possible
+    for level in range(game.levels):
+        members = game.positions(level)
+        frontier = members[reached[members]]
+        while len(frontier):
+            found = []
+            for part in _parts(frontier):
+                successors = game.successors(part)[:, possible]
+                found.append(successors[successors >= 0])
+            targets = np.unique(np.concatenate(found))
+            new = targets[~reached[targets]]
+            reached[new] = True
+            frontier = new[_within(members, new) >= 0]
+    return reached
+
+
+def _components(game: LevelGame, members: np.ndarray) -> np.ndarray:
+    """A component label per member: members linked by results that stay in the level (either
+    way) share one. Components are what policy iteration solves as one linear system."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    rows, cols = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
+    for start in range(0, len(members), CHUNK):
+        place = _within(members, game.successors(members[start:start + CHUNK]))
+        r, c = np.nonzero(place >= 0)
+        rows.append(r + start)
+        cols.append(place[r, c])
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    if not len(rows):
+        return np.arange(len(members))
+    links = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(members),) * 2)
+    return connected_components(links, directed=True, connection="weak")[1]
+
+
+def _whole_components(labels: np.ndarray, size: int):
+    """Slices of the sorted labels, about `size` long, that never split a component."""
+    start = 0
+    while start < len(labels):
+        stop = min(start + size, len(labels))
+        while stop < len(labels) and labels[stop] == labels[stop - 1]:
+            stop += 1
+        yield slice(start, stop)
+        start = stop
+
+
+class _Chunk:
+    """Whole components of one level, solved together: their successors, the policies they
+    play (result distributions) and the policy iteration, as `cyclic._GroupSolver` does it."""
+
+    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
+        game = solver.game
+        self.solver, self.positions = solver, positions
+        self.stats = LevelStats()
+        starts = np.flatnonzero(np.diff(labels, prepend=-1))
+        self.component = np.cumsum(np.diff(labels, prepend=-1) != 0) - 1
+        self.sizes = np.diff(np.append(starts, len(labels)))
+        self.rank = np.arange(len(labels)) - starts[self.component]  # place in its component
+        order = np.argsort(positions)
+        self.successors = game.successors(positions)
+        place = _within(positions[order], self.successors)
+        self.inside = np.where(place >= 0, order[place], -1)  # member a result leads to
+        self.loops = np.zeros(len(starts), dtype=bool)
+        self.loops[self.component[(self.inside >= 0).any(axis=1)]] = True
+        self.objective = game.objective(positions)
+        self.policy = np.empty(self.successors.shape)
+        self._warm_start()
+
+    def _warm_start(self) -> None:
+        """Start from the values of the first similar position solved before (what the cyclic
+        engine does: the first response is then usually final)."""
+        candidates = self.solver.game.similar(self.positions)
+        solved = candidates >= 0
+        solved[solved] = (self.solver.state[candidates[solved]] & SOLVED).astype(bool)
+        has = solved.any(axis=1)
+        first = candidates[has, np.argmax(solved[has], axis=1)]
+        self.solver.values[:, self.positions[has]] = self.solver.values[:, first]
+        self.solver.values[:, self.positions[~has]] = 0.0  # as the cyclic engine starts
+
+    def run(self) -> LevelStats:
+        """Iterate every component to a Bellman residual within the tolerance (or until its
+        policy repeats: the movers' best responses cycle)."""
+        tolerance, stats = self.solver.tolerance, self.stats
+        everyone = np.ones(len(self.positions), dtype=bool)
+        self.policy[:] = self._respond(everyone, True)[1]
+        active = np.ones(len(self.sizes), dtype=bool)
+        seen: dict[int, set[bytes]] = {}
+        worst = np.zeros(len(self.sizes))
+        while active.any() and stats.iterations < MAX_ITERATIONS:
+            stats.iterations += 1
+            self._evaluate(active)
+            active &= self.loops
+            if not active.any():
+                break
+            running = active[self.component]
+            best, _ = self._respond(running, False)
+            values = self.solver.values[self.objective[running], self.positions[running]]
+            worst[:] = 0.0
+            np.maximum.at(worst, self.component[running], np.abs(best - values))
+            settled = active & (worst <= tolerance)
+            stats.residual = max(stats.residual, float(worst[settled].max(initial=0.0)))
+            active &= ~settled
+            if not active.any():
+                break
+            adopt = active[self.component]
+            self.policy[adopt] = self._respond(adopt, True)[1]
+            for c in np.flatnonzero(active).tolist():
+                signature = self.policy[self.component == c].tobytes()
+                if signature in seen.setdefault(c, set()):  # the policy repeats: stop here
+                    active[c] = False
+                    stats.residual = max(stats.residual, float(worst[c]))
+                seen[c].add(signature)
+        if active.any():  # out of iterations
+            stats.residual = max(stats.residual, float(worst[active].max()))
+        stats.components = len(self.sizes)
+        return stats
+
+    def _respond(self, mask: np.ndarray, distributions: bool
+                 ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Best responses of the masked members to the current values; rows of utilities that
+        repeat are passed once."""
+        utilities = self.solver.utilities(self.successors[mask], self.objective[mask])
+        unique, inverse = np.unique(utilities, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        best, dist = self.solver.game.turn.respond(unique, distributions)
+        self.stats.backward += len(unique)
+        if distributions:
+            self.stats.forward += len(unique)
+            return best[inverse], dist[inverse]
+        return best[inverse], None
+
+    def _evaluate(self, active: np.ndarray) -> None:
+        """Set the active components' values (every metric) to those of their policies: the
+        results leaving the component give the right-hand side, those staying in it a small
+        linear system per component, solved in batches of equal size."""
+        members = np.flatnonzero(active[self.component])
+        rhs = np.zeros((len(members), self.solver.game.metrics))
+        for r in range(self.inside.shape[1]):
+            out = self.inside[members, r] < 0
+            rhs[out] += self.policy[members[out], r, None] * self.solver.rows(
+                self.successors[members[out], r])
+        values = rhs.copy()
+        for size in np.unique(self.sizes[active & self.loops]).tolist():
+            self._solve_systems(members, rhs, values, size)
+        self.solver.values[:, self.positions[members]] = values.T
+
+    def _solve_systems(self, members: np.ndarray, rhs: np.ndarray, values: np.ndarray,
+                       size: int) -> None:
+        """Into `values`: the linear systems (I - P) x = rhs of the looping components of one
+        size."""
+        mine = (self.sizes[self.component[members]] == size) & self.loops[self.component[members]]
+        rows = np.flatnonzero(mine)  # members of those components, component by component
+        count = len(rows) // size
+        matrix = np.broadcast_to(np.eye(size), (count, size, size)).copy()
+        block = np.repeat(np.arange(count), size)
+        for r in range(self.inside.shape[1]):
+            target = self.inside[members[rows], r]
+            hit = target >= 0
+            np.subtract.at(matrix, (block[hit], self.rank[members[rows[hit]]],
+                                    self.rank[target[hit]]),
+                           self.policy[members[rows[hit]], r])
+        solved = np.linalg.solve(matrix, rhs[rows].reshape(count, size, -1))
+        values[rows] = solved.reshape(len(rows), -1)
+
+
+# ---- progress ----------------------------------------------------------------------------------
+class StatusLines:
+    """Progress of a level solve on stderr: levels done, positions per second and the time left,
+    on one line rewritten in place on a terminal, else a line every `every` seconds. A resumed
+    solve says so first, even when quiet."""
+
+    def __init__(self, label: str, quiet: bool = False, every: float = 30.0,
+                 stream: TextIO | None = None) -> None:
+        self.label, self.quiet, self.every = label, quiet, every
+        self.stream = stream or sys.stderr
+        self.terminal = self.stream.isatty()
+        self.said_resume = False
+        self.last = -float("inf")
+
+    def __call__(self, status: Status) -> None:
+        if status.resumed_levels and not self.said_resume:
+            self.said_resume = True
+            print(f"{self.label}: resuming after {status.resumed_levels} of {status.levels} "
+                  f"levels read from the checkpoint", file=self.stream, flush=True)
+        done = status.levels_done == status.levels
+        if self.quiet or (status.seconds - self.last < (0.5 if self.terminal else self.every)
+                          and not done):
+            return
+        self.last = status.seconds
+        line = f"{self.label}: {self.line(status)}"
+        if self.terminal:
+            print(f"\r\033[K{line}", end="\n" if done else "", file=self.stream, flush=True)
+        else:
+            print(line, file=self.stream, flush=True)
+
+    @staticmethod
+    def line(status: Status) -> str:
+        solved = status.positions_done - status.resumed_positions
+        rate = solved / status.seconds if status.seconds > 0 else 0.0
+        left = status.positions - status.positions_done
+        eta = f"{_duration(left / rate)} left" if rate > 0 else "time left unknown"
+        return (f"levels {status.levels_done}/{status.levels}, positions "
+                f"{status.positions_done:,}/{status.positions:,}, {rate:,.0f} positions/s, "
+                f"{eta}")

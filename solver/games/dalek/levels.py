@@ -1,0 +1,291 @@
+"""The Dalek Dice race (race.DalekRace) on the level-by-level engine (solver/engine/levels.py).
+
+Positions are numbers. Before the final round a position is every seat's score (below the target)
+and the mover, in mixed radix: ((s_1 * T + s_2) * T + ...) * players + mover. A final-round
+position with seat m to move is written as race.DalekRace.canonical writes it: the best score so
+far (at or above the target), which seats before the mover hold it (the others can no longer win:
+their scores count as 0), and the scores of the seats from the mover on; one block of numbers per
+mover. Levels: the score sum before the final round (a turn that scores nothing passes the move
+within its level), then the final round's movers in seat order. The start is level 0.
+
+The numbers are computed for whole arrays of positions at once; the rules are rules.py's
+(`reaches_target`) and race.py's (the objective, the payoffs with their tie shares, which results
+a turn can give); tests hold successors, canonical forms and similar positions to race.py's own,
+position by position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+
+from solver.engine import levels
+from solver.errors import InputError
+from solver.games.dalek.race import DalekRace, Position, RaceValues, cache_key
+from solver.games.dalek.rules import reaches_target
+
+# Measured on the reference machine (2 cores, otherwise idle), `python benchmarks/bench_levels.py`:
+# seconds per reachable position before the final round (three turn passes each) and in it (two
+# passes, many shared), and what a solve holds beyond the values (workspaces, a level's buffers).
+SECONDS_BEFORE_FINAL = 1.6e-3
+SECONDS_FINAL = 0.6e-3
+FIXED_BYTES = 600e6
+BYTES_PER_POSITION = 100  # beyond the values: the state byte, reachability, a level's share
+
+
+class LevelRace:
+    """The race as a level game: numbering, levels and successors, for arrays of positions."""
+
+    def __init__(self, race: DalekRace) -> None:
+        if race.seat_locals:
+            raise InputError("the level engine solves races where every seat plays to win")
+        self.race = race
+        self.players, self.target = race.players, race.target
+        self.metrics = race.metrics
+        self.turn = levels.TurnPasses(race.turn.graph, race.turn.root)
+        self.results = race.turn.graph.n_results
+        n, t = self.players, self.target
+        self.before_final = n * t**n  # positions before the final round
+        # final round, mover m: best score - target, tied seats before m (a nonzero bit mask,
+        # less 1), the scores of seats m.. ; offsets[m - 1] is the block's first number
+        self.offsets = [self.before_final]
+        for m in range(1, n):
+            self.offsets.append(self.offsets[-1] + self.results * (2**m - 1) * t ** (n - m))
+        self.size = self.offsets[-1]
+        self.levels = n * (t - 1) + n  # score sums 0..n(t-1), then movers 1..n-1
+        self._payoffs: list = [np.zeros(self.metrics)]  # terminal 0: a result no turn gives
+        self._payoff_row: dict[int, int] = {}  # id(Terminal) -> its row
+        self._terminal_keys = np.empty(0, dtype=np.int64)  # scores seen at an end, sorted
+        self._terminal_ids = np.empty(0, dtype=np.int64)
+        self._terminal_table: np.ndarray | None = None
+
+    # ---- numbering ----------------------------------------------------------------------------
+    def start(self) -> int:
+        scores, mover = _arrays(self.race.start())
+        return int(self.encode(scores[None, :], mover[None])[0])
+
+    def positions(self, level: int) -> np.ndarray:
+        n, t = self.players, self.target
+        if level > n * (t - 1):
+            mover = level - n * (t - 1)
+            return np.arange(self.offsets[mover - 1], self.offsets[mover], dtype=np.int64)
+        scores = _compositions(level, n, t)
+        return (_radix(scores, t)[:, None] * n + np.arange(n)).ravel()
+
+    def final_round(self, scores: np.ndarray, mover: np.ndarray) -> np.ndarray:
+        """race.DalekRace.final_round for arrays: a seat has reached the target and the seats
+        from the mover on still play."""
+        return (mover > 0) & reaches_target(scores.max(axis=1), self.target)
+
+    def encode(self, scores: np.ndarray, mover: np.ndarray) -> np.ndarray:
+        """The number of each position (scores by seat, rows; movers), written as
+        race.DalekRace.canonical writes it; -1 where it is no position of this numbering."""
+        n, t = self.players, self.target
+        scores, mover = np.atleast_2d(scores), np.asarray(mover)
+        final = self.final_round(scores, mover)
+        before = ~final & ~reaches_target(scores.max(axis=1), t) & (scores.min(axis=1) >= 0)
+        result = np.where(before, _radix(np.clip(scores, 0, t - 1), t) * n + mover, -1)
+        for m in range(1, n):
+            rows = np.flatnonzero(final & (mover == m))
+            head, tail = scores[rows, :m], scores[rows, m:]
+            best = head.max(axis=1)
+            tied = ((head == best[:, None]) << np.arange(m)).sum(axis=1)
+            ok = (reaches_target(best, t) & (best - t < self.results)
+                  & ~reaches_target(tail.max(axis=1), t) & (tail.min(axis=1) >= 0))
+            local = ((best - t) * (2**m - 1) + tied - 1) * t ** (n - m) + _radix(
+                np.clip(tail, 0, t - 1), t)
+            result[rows] = np.where(ok, self.offsets[m - 1] + local, -1)
+        return result
+
+    def decode(self, numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(scores by seat, movers) of position numbers, in canonical form."""
+        n, t = self.players, self.target
+        numbers = np.asarray(numbers, dtype=np.int64)
+        scores = np.zeros((len(numbers), n), dtype=np.int64)
+        mover = np.zeros(len(numbers), dtype=np.int64)
+        before = numbers < self.before_final
+        mover[before] = numbers[before] % n
+        scores[before] = _digits(numbers[before] // n, t, n)
+        for m in range(1, n):
+            rows = np.flatnonzero((numbers >= self.offsets[m - 1]) & (numbers < self.offsets[m]))
+            local, tail = np.divmod(numbers[rows] - self.offsets[m - 1], t ** (n - m))
+            best, tied = np.divmod(local, 2**m - 1)
+            holds = ((tied[:, None] + 1) >> np.arange(m)) & 1
+            scores[rows, :m] = holds * (best[:, None] + t)
+            scores[rows, m:] = _digits(tail, t, n - m)
+            mover[rows] = m
+        return scores, mover
+
+    # ---- the game -----------------------------------------------------------------------------
+    def objective(self, positions: np.ndarray) -> np.ndarray:
+        return self.race.metric.value(self.decode(positions)[1])
+
+    def successors(self, positions: np.ndarray) -> np.ndarray:
+        """race.DalekRace.successors for arrays: the mover adds the turn's score; after the last
+        seat's turn the game ends if someone has reached the target."""
+        scores, mover = self.decode(positions)
+        rows, n = len(positions), self.players
+        after = np.repeat(scores[:, None, :], self.results, axis=1)
+        after[np.arange(rows), :, mover] += np.arange(self.results)
+        last = (mover == n - 1)[:, None]
+        ends = last & reaches_target(after.max(axis=2), self.target)
+        following = np.repeat(np.where(last[:, 0], 0, mover + 1), self.results)
+        result = self.encode(after.reshape(-1, n), following).reshape(rows, self.results)
+        if ((result < 0) & ~ends & self.turn.possible).any():
+            raise ValueError("a successor has no number: the numbering misses positions")
+        result[ends] = -1 - self._terminals(after[ends])
+        result[:, ~self.turn.possible] = -1  # terminal 0
+        return result
+
+    def _terminals(self, scores: np.ndarray) -> np.ndarray:
+        """The terminal row of each end of the game (scores by seat): race.DalekRace.payoff for
+        scores not seen before, a lookup for the others."""
+        base = self.target + self.results
+        keys = _radix(scores, base)
+        unique, inverse = np.unique(keys, return_inverse=True)
+        place = np.searchsorted(self._terminal_keys, unique)
+        known = place < len(self._terminal_keys)
+        known[known] = self._terminal_keys[place[known]] == unique[known]
+        fresh = unique[~known]
+        if len(fresh):
+            ids = [self._payoff_id(tuple(row)) for row in _digits(fresh, base, self.players)
+                   .tolist()]
+            keys_all = np.concatenate([self._terminal_keys, fresh])
+            ids_all = np.concatenate([self._terminal_ids, np.array(ids, dtype=np.int64)])
+            order = np.argsort(keys_all)
+            self._terminal_keys, self._terminal_ids = keys_all[order], ids_all[order]
+            place = np.searchsorted(self._terminal_keys, unique)
+        return self._terminal_ids[place][inverse.reshape(-1)]
+
+    def _payoff_id(self, scores: tuple[int, ...]) -> int:
+        terminal = self.race.payoff(scores)
+        if id(terminal) not in self._payoff_row:
+            self._payoff_row[id(terminal)] = len(self._payoffs)
+            self._payoffs.append(np.array([float(v) for v in terminal.values]))
+            self._terminal_table = None
+        return self._payoff_row[id(terminal)]
+
+    def terminals(self) -> np.ndarray:
+        if self._terminal_table is None:
+            self._terminal_table = np.array(self._payoffs)
+        return self._terminal_table
+
+    def similar(self, positions: np.ndarray) -> np.ndarray:
+        """race.DalekRace.similar for arrays: one or two points more for the mover or the next
+        seat, in that order."""
+        scores, mover = self.decode(positions)
+        rows = np.arange(len(positions))
+        candidates = []
+        for seat in (mover, (mover + 1) % self.players):
+            for step in (1, 2):
+                moved = scores.copy()
+                moved[rows, seat] += step
+                candidates.append(self.encode(moved, mover))
+        return np.column_stack(candidates)
+
+    def parameters(self) -> dict:
+        """What a checkpoint of this solve must match: the race's cache key, with the code that
+        solves it on this engine."""
+        from solver import cache
+
+        key = {k: v for k, v in cache_key(self.race).items() if k != "code"}
+        return {**key, "engine": "levels", "code": cache.code_hash(
+            "solver.engine.levels", "solver.engine.turn", "solver.checkpoint", __name__,
+            "solver.games.dalek.race", "solver.games.dalek.rules")}
+
+
+class PositionIndex(Mapping):
+    """Reachable positions -> their numbers, by arithmetic (RaceValues reads it as a dict)."""
+
+    def __init__(self, game: LevelRace, reachable: np.ndarray) -> None:
+        self.game, self.reachable = game, reachable
+
+    def __getitem__(self, position: Position) -> int:
+        scores, mover = _arrays(position)
+        if len(scores) != self.game.players:
+            raise KeyError(position)
+        number = int(self.game.encode(scores[None, :], mover[None])[0])
+        if number < 0 or not self.reachable[number]:
+            raise KeyError(position)
+        back = self.game.decode(np.array([number]))
+        if back[0][0].tolist() != list(position[0]) or int(back[1][0]) != position[1]:
+            raise KeyError(position)  # not in canonical form
+        return number
+
+    def __iter__(self) -> Iterator[Position]:
+        numbers = np.flatnonzero(self.reachable)
+        for start in range(0, len(numbers), levels.CHUNK):
+            scores, mover = self.game.decode(numbers[start:start + levels.CHUNK])
+            yield from ((tuple(s), m) for s, m in zip(scores.tolist(), mover.tolist()))
+
+    def __len__(self) -> int:
+        return int(self.reachable.sum())
+
+
+def estimate(race: DalekRace) -> tuple[float, float]:
+    """(seconds, bytes) a level solve of this race would take, from its size."""
+    game = LevelRace(race)
+    final = game.size - game.before_final
+    seconds = game.before_final * SECONDS_BEFORE_FINAL + final * SECONDS_FINAL
+    memory = FIXED_BYTES + game.size * (8 * game.metrics + BYTES_PER_POSITION)
+    return seconds / levels.WORKERS, memory
+
+
+def check(race: DalekRace, force: bool = False) -> None:
+    """Refuse (one line) a level solve above the time budget (unless forced) or the memory."""
+    from solver import limits
+
+    seconds, memory = estimate(race)
+    limits.check(f"the {race.players}-player race to {race.target}", seconds, memory, force)
+
+
+def solve_levels(race: DalekRace, checkpoint: Path | str | None = None,
+                 progress=None) -> RaceValues:
+    """Solve the race on the level engine (float64), resuming from and writing to a checkpoint
+    folder when given one."""
+    from solver.checkpoint import Checkpoint
+
+    game = LevelRace(race)
+    store = None if checkpoint is None else Checkpoint(Path(checkpoint), game.parameters())
+    solution = levels.solve(game, store=store, progress=progress)
+    total = solution.total
+    return RaceValues(race, PositionIndex(game, solution.reachable), solution.values.T,
+                      residual=total.residual, iterations=total.iterations,
+                      components=total.components, seconds=solution.seconds)
+
+
+def _arrays(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    return np.array(position[0], dtype=np.int64), np.array(position[1], dtype=np.int64)
+
+
+def _radix(digits: np.ndarray, base: int) -> np.ndarray:
+    """Rows of digits (first most significant) as numbers."""
+    number = np.zeros(len(digits), dtype=np.int64)
+    for column in np.asarray(digits, dtype=np.int64).T:
+        number = number * base + column
+    return number
+
+
+def _digits(numbers: np.ndarray, base: int, count: int) -> np.ndarray:
+    """Numbers back to rows of `count` digits."""
+    digits = np.zeros((len(numbers), count), dtype=np.int64)
+    rest = np.asarray(numbers, dtype=np.int64)
+    for i in range(count - 1, -1, -1):
+        rest, digits[:, i] = np.divmod(rest, base)
+    return digits
+
+
+def _compositions(total: int, parts: int, top: int) -> np.ndarray:
+    """Every row of `parts` scores in 0..top-1 that sum to `total`, in increasing order."""
+    rows = np.zeros((1, 0), dtype=np.int64)
+    left = np.array([total], dtype=np.int64)
+    for i in range(parts - 1):
+        room = (parts - 1 - i) * (top - 1)  # what the later parts can hold
+        low, high = np.maximum(0, left - room), np.minimum(top - 1, left)
+        count = np.maximum(high - low + 1, 0)
+        pick = np.repeat(low - np.cumsum(count) + count, count) + np.arange(count.sum())
+        rows = np.column_stack([np.repeat(rows, count, axis=0), pick])
+        left = np.repeat(left, count) - pick
+    return np.column_stack([rows, left])
