@@ -2,6 +2,8 @@
 
 Run: python benchmarks/bench_totd.py   (each solve runs in a fresh process, so every figure is a
 cold start: keep spaces and stop tests are built inside the timing).
+     python benchmarks/bench_totd.py --cost   (solves of growing size, each measured beside the
+estimate solver/games/totd/cost.py makes before it starts: the figures there come from here).
 
 Targets from issue 5: an 8-die mixed pool, a 6-symbol Challenge, 5 Sonic tokens, three re-roll
 icons and one face change: exact <= 5 s, float <= 1 s; help at the location (5 + 3 dice, both
@@ -66,6 +68,47 @@ COMMANDS = {  # name -> (dice-solver arguments, target seconds or None)
 }
 
 
+ICONS = ["2 black", "any blue", "all red", "any green", "1 black", "3 black", "1 green",
+         "1 blue"]
+CHANGES = ["black:Science", "green:Running", "blue:Cunning", "red:Tactics", "black:Strength",
+           "green:Diplomacy", "blue:Science", "red:Strength"]
+COSTS = {  # name -> (need, doctors, exact): solves of growing size for the cost figures
+    "8 dice, 3 icons": (SIX, [("black=3 green=2 blue=2 red=1", TOOLS)], False),
+    "8 dice, 8 icons": (SIX, [("black=3 green=2 blue=2 red=1", ("5", ICONS, ()))], False),
+    "8 dice, 8 icons, exact": (SIX, [("black=3 green=2 blue=2 red=1", ("5", ICONS, ()))], True),
+    "8 Black dice, 6 icons": (SIX, [("black=8", ("5", ("2 black", "any black", "all black",
+                                                      "1 black", "3 black", "4 black"),
+                                                ("black:Science",)))], False),
+    "8 dice, 8 face-change icons": (SIX, [("black=3 green=2 blue=2 red=1",
+                                            ("5", (), CHANGES))], False),
+    "help at the location, 5 + 3 dice": (*SOLVES["help at the location, 5 + 3 dice"][:2], False),
+}
+PLANS = {  # name -> (pool, sonic, re-roll icons, face-change icons) of the re-roll plan, SIX
+    "plan (verify), 8 Black dice, 5 icons": ("black=8", 5, ("2 black",) * 5, ()),
+    "plan (verify), 8 Black dice, 4 face changes": (
+        "black=8", 5, (), ("black:Science", "black:Running", "black:Tactics", "black:Strength")),
+}
+
+COST = """
+import json, resource, sys, time
+from solver.games.totd.cost import solve_cost
+from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
+    parse_challenge, parse_pool
+from solver.games.totd.solver import Solver
+need, doctors, exact = json.loads(sys.argv[1])
+game = load_game()
+adventure = Adventure(game, parse_challenge(game, need), tuple(
+    Doctor(parse_pool(game, pool), make_tools(game, int(s), tuple(r), tuple(c)))
+    for pool, (s, r, c) in doctors))
+seconds, memory = solve_cost(adventure, exact)
+start = time.perf_counter()
+solver = Solver(adventure, exact=exact)
+solver.p_success()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps([time.perf_counter() - start, seconds, peak, memory, solver.states()]))
+"""
+
+
 def run_solve(need: str, doctors: list, exact: bool) -> tuple[float, int, str]:
     out = subprocess.run([sys.executable, "-c", SOLVE, json.dumps([need, doctors, exact])],
                          check=True, capture_output=True, text=True).stdout
@@ -79,7 +122,33 @@ def run_command(args: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def costs() -> None:
+    """Each solve's measured time and peak memory beside cost.py's estimates."""
+    from solver.games.totd.cost import plan_cost
+    from solver.games.totd.rules import load_game, parse_pool, solo_adventure
+
+    rows = []
+    for name, (need, doctors, exact) in COSTS.items():
+        out = subprocess.run([sys.executable, "-c", COST, json.dumps([need, doctors, exact])],
+                             check=True, capture_output=True, text=True).stdout
+        seconds, estimate, peak, memory, positions = json.loads(out)
+        rows.append((name, f"{positions:,}", f"{seconds:.2f}", f"{estimate:.2f}",
+                     f"{peak / 2 ** 20:.0f}", f"{memory / 2 ** 20:.0f}"))
+    game = load_game()
+    for name, (pool, sonic, rerolls, changes) in PLANS.items():
+        adventure = solo_adventure(game, SIX, parse_pool(game, pool), sonic, rerolls, changes)
+        args = ["verify", "totd", "--need", SIX, "--pool", pool, "--sonic", str(sonic),
+                *[w for r in rerolls for w in ("--reroll", r)],
+                *[w for c in changes for w in ("--change", c)], "--force"]
+        rows.append((name, "-", f"{run_command(args):.2f}", f"{plan_cost(adventure):.2f}", "-",
+                     "-"))
+    print(table(["solve", "positions", "seconds", "estimate", "peak MiB", "estimate MiB"], rows))
+
+
 def main() -> None:
+    if "--cost" in sys.argv[1:]:
+        costs()
+        return
     rows = []
     for name, (need, doctors, targets) in SOLVES.items():
         for exact, target in zip((False, True), targets):

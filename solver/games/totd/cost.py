@@ -1,20 +1,26 @@
 """What a request will cost, estimated from its size before anything is solved, so that
 `solver.limits.check` can refuse it (time: unless --force; memory: always) with the estimate.
 
-The figures were measured on the reference machine (2 cores shared with other jobs, Python
-3.11, NumPy 2) by `python benchmarks/bench_totd.py --cost`, which prints each measured solve
-beside its estimate. They are rounded up: an estimate should not fall below the time it takes.
-- A float solve: about 30 ns per position and per move from it (one Doctor, 8 dice, 9 re-roll
-  icons, 5 tokens: 21.7 M positions x 14 moves in 6.2 s); about 50 us per layer of tools and
-  move (8 Black dice, 6 icons: 1,728 layers x 8 moves in 0.53 s); about 0.15 us per step of the
-  stop test's cut search (12 face-change icons and 5 tokens: 8 stop tests x 2^19 cuts in 0.66 s).
-- An exact solve: about 3 times a float one (the same 21.7 M positions in 14.4 s).
-- Memory: about 10 bytes per position for a float solve (peak 203 MB for 21.7 M positions)
-  and 15 for an exact one (309 MB); Python integers, past int64, take more: 16 and 64 here.
-- The re-roll plan: its exact value (verify) about 20 us per position it values and 0.3 us
-  per way to use the face-change icons tried in each (8 Black dice, 5 icons "2 black": 123,552
-  positions in 2.3 s; 4 face-change icons: 3,861 positions x 2,401 ways in 2.0 s); simulated
-  (simulate), about 60 us per Adventure besides (20,000 Adventures in 1.0-1.1 s).
+The figures were measured on the reference machine (2 cores shared with other jobs, load
+average about 5, Python 3.11, NumPy 2) by `python benchmarks/bench_totd.py --cost`, which prints
+each measured solve beside its estimate. They are rounded up so that an estimate stays above
+the time taken on a loaded machine; small solves are dominated by the work per layer of tools,
+large ones by the work per position:
+- A float solve: 50 ns per position and move from it, plus 100 us per layer and move. 8 dice
+  with 8 re-roll icons and 5 tokens (10.8 M positions x 12 moves, 3,072 layers): 3.5-7.6 s
+  measured, 11.9 s estimated; 8 Black dice with 6 icons (1,728 layers x 9 moves): 0.8-1.1 s,
+  1.6 s estimated; help at the location, 5 + 3 dice (17.7 M positions): 1.3-1.6 s, 12.1 s
+  estimated. Plus 0.15 us per step of the stop test's cut search (12 face-change icons and
+  5 tokens: 8 stop tests x 2^19 steps in 0.66 s).
+- An exact solve: 4 times the work per position (the 10.8 M positions: 15-27 s measured,
+  34.7 s estimated).
+- Memory: 16 bytes per position for a float solve, 64 for an exact one, whose integers pass
+  int64 on large denominators (peaks 121 and 169 MiB for the 10.8 M positions, 191 MiB for
+  the 17.7 M of help).
+- The re-roll plan's exact value (verify): 30 us per position it values and 0.3 us per way to
+  use the face-change icons tried in each (8 Black dice, 5 icons "2 black": 2.2-3.4 s measured,
+  3.7 s estimated; 4 face-change icons: 2.1-2.8 s measured, 2.9 s estimated). Simulated
+  (simulate): 60 us per Adventure besides (20,000 Adventures in 1.0-1.1 s).
 """
 
 from __future__ import annotations
@@ -25,12 +31,12 @@ from math import comb, prod
 from solver.games.totd.rules import SONIC_REROLL, Adventure
 from solver.limits import check
 
-SECONDS_PER_STEP = 30e-9
-SECONDS_PER_LAYER_MOVE = 50e-6
+SECONDS_PER_STEP = 50e-9
+SECONDS_PER_LAYER_MOVE = 100e-6
 SECONDS_PER_CUT = 0.15e-6
-EXACT_FACTOR = 3
+EXACT_FACTOR = 4
 BYTES_FLOAT, BYTES_EXACT = 16, 64
-PLAN_SECONDS_PER_POSITION = 20e-6
+PLAN_SECONDS_PER_POSITION = 30e-6
 PLAN_SECONDS_PER_WAY = 0.3e-6
 SIMULATED_ADVENTURE_SECONDS = 60e-6
 

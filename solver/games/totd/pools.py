@@ -114,7 +114,8 @@ def own_pools(game: Game, helped: Pool, helper: Pool, focuses: Focuses, helped_l
     check_daleks(daleks)
     check_supply(game, helper, "the helper gathers ")
     found: dict[tuple[Pool, Pool], None] = {}
-    for gathered, _ in focus_choices(game, helper, focuses, taken=helped):
+    for gathered in dict.fromkeys(pool for pool, _ in focus_choices(game, helper, focuses,
+                                                                    taken=helped)):
         for kept in _kept_pairs(game, (helped, gathered), (helped_limit, helper_limit)):
             for pair in _exterminated(kept, daleks):
                 found[pair] = None
