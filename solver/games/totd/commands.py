@@ -31,6 +31,7 @@ from solver.games.totd.rules import (
     parse_showing,
     pool_text,
     solo_adventure,
+    sonic_changes,
 )
 
 exact_option = click.option("--exact", is_flag=True, help="Also compute exact rational values.")
@@ -105,7 +106,7 @@ SUCCESS = {"p_success": "P(Challenge met), optimal play"}
 def first_roll_label(adventure: Adventure) -> str:
     """What p_first_roll is: the first roll alone, or with the face changes in hand."""
     tools = adventure.doctors[0].tools
-    if tools.changes or tools.sonic >= 3:
+    if tools.changes or sonic_changes(tools.sonic):
         return "P(first roll + changes in hand meet it, no re-roll)"
     return "P(the first roll meets it)"
 

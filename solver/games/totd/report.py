@@ -22,6 +22,7 @@ from solver.games.totd.rules import (
     Game,
     Pool,
     Tools,
+    check_supply,
     help_pools,
     need_data,
     need_text,
@@ -307,13 +308,14 @@ TABLE_SONIC = range(0, 6)
 
 
 def table_pools(game: Game) -> list[tuple[str, Pool]]:
-    """Black-only pools and mixed pools (one die of each colour, the rest Black) of 4 to 8."""
+    """Black-only pools and mixed pools (one die of each colour, the rest Black) of 4 to 8 (a
+    dice file with more colours than a size holds has no mixed pool of that size)."""
     pools = []
     for size in TABLE_SIZES:
         black = tuple(size if c == game.black else 0 for c in range(len(game.colours)))
         mixed = tuple(size - len(game.colours) + 1 if c == game.black else 1
                       for c in range(len(game.colours)))
-        pools += [("black", black), ("mixed", mixed)]
+        pools += [("black", black)] + ([("mixed", mixed)] if min(mixed) >= 0 else [])
     return pools
 
 
@@ -321,9 +323,11 @@ def write_tables(game: Game, out: Path, command: str) -> tuple[Path, dict]:
     """P(Challenge met) with optimal play (float and exact) and P(first roll) for the grid."""
     header = ["challenge", "symbols", "pool_kind", "pool", "dice", "sonic", "p_success",
               "p_success_exact", "p_first_roll"]
+    needs = [parse_challenge(game, text) for text in TABLE_CHALLENGES]  # a dice file may lack
+    for _, pool in table_pools(game):  # a symbol or dice: refused before any solve
+        check_supply(game, pool)
     rows = []
-    for text in TABLE_CHALLENGES:
-        need = parse_challenge(game, text)
+    for need in needs:
         for kind, pool in table_pools(game):
             for sonic in TABLE_SONIC:
                 adventure = Adventure(game, need, (Doctor(pool, Tools(sonic)),))

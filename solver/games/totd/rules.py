@@ -97,6 +97,8 @@ def _read_json(file: str) -> dict:
         data = json.loads(text)
     except ValueError as error:
         raise InputError(f"dice file {file} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise InputError(f"dice file {file} nests too deep to be a dice file") from None
     if not isinstance(data, dict):
         raise InputError(f"dice file {file} must hold a JSON object {_SHAPE}")
     return data

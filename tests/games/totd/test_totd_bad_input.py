@@ -114,6 +114,7 @@ def test_a_broken_dice_file_is_refused_in_one_line(tmp_path: Path, name: str) ->
     (b"[1, 2]", "must hold a JSON object"),
     (b'{"symbols": [', "not valid JSON"),
     (b"", "not valid JSON"),
+    (b"[" * 5000, "nests too deep"),
 ])
 def test_a_dice_file_that_is_not_json_is_refused_in_one_line(tmp_path: Path, content: bytes,
                                                              said: str) -> None:
@@ -140,3 +141,26 @@ def test_a_request_past_the_budget_is_refused_before_it_starts(monkeypatch, args
     """Estimated from the size before any solve (cost.py): one line with the estimate."""
     monkeypatch.setenv("DICE_SOLVER_BUDGET", "5")
     assert "add --force" in refused(*args)
+
+
+def test_a_table_past_the_dice_files_supply_is_refused_before_any_solve(tmp_path: Path) -> None:
+    small = dice_file(tmp_path, lambda d: d["dice"]["black"].update(supply=4))
+    assert "supply has only 4" in refused("totd", "table", "--dice-file", small, "--out",
+                                          str(tmp_path / "table"))
+    assert not (tmp_path / "table").exists()
+
+
+def test_table_pools_fit_a_dice_file_of_many_colours(tmp_path: Path) -> None:
+    """Eight colours: a mixed pool (one of each colour) needs 7 dice, so sizes 4 to 6 have
+    none (before, they had a negative count of Black dice)."""
+    from solver.games.totd.report import table_pools
+    from solver.games.totd.rules import load_game
+
+    def more_colours(data: dict) -> None:
+        for colour in ("purple", "orange", "white", "yellow"):
+            data["dice"][colour] = {"supply": 3, "faces": {"Science": 1, "Cunning": 1}}
+
+    game = load_game(dice_file(tmp_path, more_colours))
+    pools = table_pools(game)
+    assert all(min(pool) >= 0 for _, pool in pools)
+    assert [sum(pool) for kind, pool in pools if kind == "mixed"] == [7, 8]
