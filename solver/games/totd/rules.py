@@ -586,7 +586,11 @@ def parse_doctor(game: Game, text: str, *, no_dice: str | None = None,
             rerolls.append(parse_reroll(game, rest))
         elif word == "change":
             changes.append(parse_change(game, rest))
-        elif word == "focus" and focus:
+        elif word == "focus":
+            if not focus:
+                raise InputError(f"cannot read {part!r}: Focus icons are read only with the "
+                                 f"helper's own dice (--helper-dice own); give a pool after its "
+                                 f"Focus swaps")
             focuses.append(rest)
         elif "=" in part and no_dice is not None:
             raise InputError(f"cannot read {part!r}: {no_dice} (give only tools: \"sonic N; "
