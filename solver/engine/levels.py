@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from typing import Protocol, TextIO
 
 import numpy as np
@@ -120,12 +121,11 @@ def _forward(indptr, child, prob, is_chance, first, root, width, chosen, mass):
 
 
 @njit(cache=True, nogil=True)
-def _respond(indptr, child, prob, is_chance, root, utilities, gap, values, chosen, mass, best,
-             dist, want):
-    """Best values (and, with `want`, result distributions) for utility rows, a tile at a time
-    in the given workspaces."""
+def _respond(indptr, child, prob, is_chance, root, utilities, gap, tile, values, chosen, mass,
+             best, dist, want):
+    """Best values (and, with `want`, result distributions) for utility rows, `tile` of them
+    at a time in the given workspaces."""
     first = utilities.shape[1]
-    tile = values.shape[1]
     for start in range(0, utilities.shape[0], tile):
         width = min(tile, utilities.shape[0] - start)
         for r in range(first):
@@ -168,21 +168,23 @@ class TurnPasses:
     def respond(self, utilities: np.ndarray, distributions: bool
                 ) -> tuple[np.ndarray, np.ndarray | None]:
         """(best value per row, result distribution per row or None). The rows are shared out
-        in whole tiles between the threads, each with its own workspace."""
+        evenly between the threads, each with its own workspace, in tiles of equal width (a
+        pass costs about as much for a narrow tile as for a full one)."""
         utilities = np.ascontiguousarray(utilities, dtype=np.float64)
         rows = utilities.shape[0]
         gap = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1, initial=0.0), 1e-300)
         best = np.empty(rows)
         dist = np.empty((rows, self.n_results) if distributions else (0, self.n_results))
-        tiles = -(-rows // self.tile)
-        cut = min(rows, -(-tiles // WORKERS) * self.tile)
-        parts = [slice(0, cut), slice(cut, rows)] if cut < rows else [slice(0, rows)]
+        cuts = np.linspace(0, rows, min(WORKERS, rows) + 1).round().astype(int).tolist()
+        parts = [slice(a, b) for a, b in pairwise(cuts)] or [slice(0, 0)]
         indptr, child, prob, is_chance = self._flat
 
         def run(worker: int) -> None:
             part = parts[worker]
+            count = part.stop - part.start
+            width = -(-count // max(1, -(-count // self.tile)))  # equal tiles, at most `tile`
             _respond(indptr, child, prob, is_chance, self.root, utilities[part], gap[part],
-                     *self._workspace(worker), best[part],
+                     max(width, 1), *self._workspace(worker), best[part],
                      dist[part] if distributions else dist, distributions)
 
         for worker in range(len(parts)):  # allocated here, not in the threads
@@ -317,6 +319,7 @@ def solve(game: LevelGame, *, store: Store | None = None, tolerance: float = TOL
         if progress is not None:
             progress(status)
 
+    update(0)  # says at once how far a resumed solve already is
     for level in range(game.levels - 1 - resumed, -1, -1):
         stats = solver.solve_level(level, update)
         if store is not None:
@@ -338,6 +341,7 @@ class _Solver:
         self.state = np.zeros(game.size, dtype=np.uint8)
         self.state[_reachable(game)] = REACHABLE
         self.stats: list[LevelStats] = []  # in solving order: last level first
+        self.eager = False  # whether checks take distributions at once (see _Chunk.run)
 
     @property
     def reachable(self) -> np.ndarray:
@@ -510,17 +514,21 @@ class _Chunk:
             if not active.any():
                 break
             running = active[self.component]
-            best, _ = self._respond(running, False)
+            eager = self.solver.eager and stats.iterations == 1
+            best, dist = self._respond(running, eager)
             values = self.solver.values[self.objective[running], self.positions[running]]
             worst[:] = 0.0
             np.maximum.at(worst, self.component[running], np.abs(best - values))
             settled = active & (worst <= tolerance)
             stats.residual = max(stats.residual, float(worst[settled].max(initial=0.0)))
+            if stats.iterations == 1:  # most first checks fail: take distributions with them
+                self.solver.eager = (settled.sum() < 0.5 * active.sum())
             active &= ~settled
             if not active.any():
                 break
             adopt = active[self.component]
-            self.policy[adopt] = self._respond(adopt, True)[1]
+            self.policy[adopt] = (dist[adopt[running]] if eager else
+                                  self._respond(adopt, True)[1])
             for c in np.flatnonzero(active).tolist():
                 signature = self.policy[self.component == c].tobytes()
                 if signature in seen.setdefault(c, set()):  # the policy repeats: stop here

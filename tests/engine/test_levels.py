@@ -1,0 +1,252 @@
+"""The level-by-level engine on toy games it defines here: its turn passes against the turn
+graph's own, its values against the cyclic engine and closed forms, its checkpoints and its
+progress lines."""
+
+from __future__ import annotations
+
+import io
+import json
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+from test_turn_graph import layered_graph
+
+from solver.checkpoint import Checkpoint
+from solver.engine import levels
+from solver.engine.cyclic import Terminal, solve
+from solver.engine.local import TurnLocal
+from solver.engine.turn import TurnGraph
+from solver.errors import InputError
+
+
+# ---- the turn passes --------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("rows", [1, 5, 16, 37])
+def test_turn_passes_equal_the_turn_graph_to_the_bit(seed: int, rows: int) -> None:
+    """Same sums in the same order and the same tie rule: any split into tiles and threads
+    gives the values and distributions of `TurnGraph.respond` exactly."""
+    graph = layered_graph(results=12, layers=9, width=40, seed=seed)
+    root = graph.size - 1
+    rng = np.random.default_rng(seed)
+    utilities = rng.integers(0, 4, size=(rows, graph.n_results)) / 3  # many exact ties
+    best, lazy = graph.respond(utilities, root)
+    for tile in (1, 3, 16):
+        passes = levels.TurnPasses(graph, root, tile=tile)
+        values, dist = passes.respond(utilities, True)
+        assert np.array_equal(values, best) and np.array_equal(dist, lazy())
+        assert np.array_equal(passes.respond(utilities, False)[0], best)
+
+
+# ---- a toy race ---------------------------------------------------------------------------------
+def turn_graph(risky: bool) -> tuple[TurnGraph, int]:
+    """A turn whose result is the points scored, 0..3. Without `risky`: a fair coin, 0 or 1
+    point. With it, the mover chooses between that coin and a gamble (3 points with
+    probability 1/3, else 0)."""
+    graph = TurnGraph(4)
+    coin = int(graph.add_chance([0, 2], [0, 1], [1, 1], [2])[0])
+    if not risky:
+        return graph, coin
+    gamble = int(graph.add_chance([0, 2], [0, 3], [2, 1], [3])[0])
+    return graph, int(graph.add_choice([0, 2], [coin, gamble])[0])
+
+
+class ToyRace:
+    """Players take turns adding the turn's points to their score; the first to reach the
+    target wins at once. A turn of 0 points passes the move, so the seats' positions with equal
+    scores form a cycle. This is the game as the cyclic engine sees it (positions are tuples);
+    `ToyLevels` numbers the same positions for the level engine."""
+
+    def __init__(self, players: int, target: int, risky: bool = True) -> None:
+        self.players, self.target = players, target
+        self.metrics = players
+        self.graph, self.root = turn_graph(risky)
+        self.model = TurnLocal(self.graph, self.root)
+        self.wins = [Terminal(tuple(Fraction(int(s == w)) for s in range(players)))
+                     for w in range(players)]
+
+    def start(self):
+        return (0,) * self.players, 0
+
+    def objective(self, position) -> int:
+        return position[1]
+
+    def progress(self, position) -> int:
+        return sum(position[0])
+
+    def local(self, position) -> TurnLocal:
+        return self.model
+
+    def successors(self, position) -> list:
+        scores, mover = position
+        result = []
+        for points in range(self.graph.n_results):
+            after = list(scores)
+            after[mover] += points
+            result.append(self.wins[mover] if after[mover] >= self.target else
+                          (tuple(after), (mover + 1) % self.players))
+        return result
+
+
+class ToyLevels:
+    """The toy race for the level engine: number = radix(scores) * players + mover, levels the
+    score sums, successors read off the cyclic version one position at a time."""
+
+    def __init__(self, race: ToyRace) -> None:
+        self.race = race
+        self.metrics = race.metrics
+        self.turn = levels.TurnPasses(race.graph, race.root)
+        self.size = race.players * race.target**race.players
+        self.levels = race.players * (race.target - 1) + 1
+
+    def number(self, position) -> int:
+        scores, mover = position
+        value = 0
+        for score in scores:
+            value = value * self.race.target + score
+        return value * self.race.players + mover
+
+    def position(self, number: int):
+        mover, rest = number % self.race.players, number // self.race.players
+        scores = []
+        for _ in range(self.race.players):
+            rest, score = divmod(rest, self.race.target)
+            scores.insert(0, score)
+        return tuple(scores), mover
+
+    def start(self) -> int:
+        return self.number(self.race.start())
+
+    def positions(self, level: int) -> np.ndarray:
+        return np.array(sorted(self.number((scores, mover)) for scores in product(
+            range(self.race.target), repeat=self.race.players) if sum(scores) == level
+            for mover in range(self.race.players)), dtype=np.int64)
+
+    def objective(self, positions: np.ndarray) -> np.ndarray:
+        return positions % self.race.players
+
+    def successors(self, positions: np.ndarray) -> np.ndarray:
+        rows = [[-1 - s.values.index(1) if isinstance(s, Terminal) else self.number(s)
+                 for s in self.race.successors(self.position(n))] for n in positions.tolist()]
+        return np.array(rows, dtype=np.int64).reshape(len(positions), self.turn.n_results)
+
+    def terminals(self) -> np.ndarray:
+        return np.eye(self.race.players)
+
+    def similar(self, positions: np.ndarray) -> np.ndarray:
+        return np.full((len(positions), 1), -1, dtype=np.int64)
+
+
+@pytest.mark.parametrize("players, target", [(2, 6), (3, 4), (4, 3)])
+def test_levels_agree_with_the_cyclic_engine(players: int, target: int) -> None:
+    race = ToyRace(players, target)
+    game = ToyLevels(race)
+    cyclic = solve(race)
+    solution = levels.solve(game)
+    for position, row in zip(cyclic.graph.positions, cyclic.table):
+        assert solution.reachable[game.number(position)]
+        assert solution.values[:, game.number(position)] == pytest.approx(row, abs=1e-12)
+    assert solution.reachable.sum() == cyclic.graph.size
+    assert np.isnan(solution.values[:, ~solution.reachable]).all()
+    total = solution.total
+    assert total.residual <= 1e-12
+    assert total.components == cyclic.components
+    assert np.allclose(solution.values[:, solution.reachable].sum(axis=0), 1, atol=1e-12)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_coin_race_closed_form(players: int) -> None:
+    """Target 1 without the gamble: the seats flip a fair coin in turn until one shows 1.
+    Seat k (0-based) wins 2^(n-1-k) / (2^n - 1): a geometric series."""
+    solution = levels.solve(ToyLevels(ToyRace(players, 1, risky=False)))
+    for seat in range(players):
+        assert solution.values[seat, 0] == pytest.approx(2 ** (players - 1 - seat) /
+                                                         (2**players - 1), abs=1e-15)
+
+
+def test_levels_out_of_order_are_refused() -> None:
+    class Backwards(ToyLevels):
+        def positions(self, level: int) -> np.ndarray:
+            return super().positions(self.levels - 1 - level)
+
+    with pytest.raises(ValueError, match="out of order"):
+        levels.solve(Backwards(ToyRace(2, 3)))
+
+
+# ---- checkpoints ---------------------------------------------------------------------------------
+class Crash(Exception):
+    pass
+
+
+class Dying(Checkpoint):
+    """A checkpoint whose process dies after saving some levels."""
+
+    def __init__(self, folder, parameters, lives: int) -> None:
+        super().__init__(folder, parameters)
+        self.lives = lives
+
+    def save(self, level, values, stats) -> None:
+        if self.lives == 0:
+            raise Crash
+        self.lives -= 1
+        super().save(level, values, stats)
+
+
+def test_a_resumed_solve_gives_the_same_bits(tmp_path) -> None:
+    game = ToyLevels(ToyRace(3, 4))
+    whole = levels.solve(game)
+    with pytest.raises(Crash):
+        levels.solve(game, store=Dying(tmp_path, {"toy": 1}, lives=4))
+    lines = io.StringIO()
+    resumed = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}),
+                           progress=levels.StatusLines("toy", quiet=True, stream=lines))
+    assert resumed.resumed == 4
+    assert "resuming after 4 of 10 levels" in lines.getvalue()
+    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+    assert resumed.total.components == whole.total.components
+    again = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))  # all read back
+    assert again.resumed == game.levels
+    assert np.array_equal(whole.values, again.values, equal_nan=True)
+
+
+def test_a_damaged_level_is_solved_again(tmp_path) -> None:
+    game = ToyLevels(ToyRace(2, 4))
+    whole = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 2}))
+    (tmp_path / f"level_{game.levels - 3}.npz").write_bytes(b"not a level")
+    resumed = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 2}))
+    assert resumed.resumed == 2
+    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+
+
+def test_a_checkpoint_of_other_parameters_is_refused(tmp_path) -> None:
+    Checkpoint(tmp_path, {"players": 3, "code": "a"}).save(0, np.zeros((1, 1)), {})
+    with pytest.raises(InputError, match=r"other parameters \(players 3 there, 2 here\)"):
+        Checkpoint(tmp_path, {"players": 2, "code": "a"})
+    with pytest.raises(InputError, match="code has changed"):
+        Checkpoint(tmp_path, {"players": 3, "code": "b"})
+    (tmp_path / "manifest.json").write_text("{")
+    with pytest.raises(InputError, match="not a checkpoint manifest"):
+        Checkpoint(tmp_path, {"players": 3, "code": "a"})
+
+
+def test_the_manifest_lists_each_level_with_its_hash(tmp_path) -> None:
+    game = ToyLevels(ToyRace(2, 3))
+    levels.solve(game, store=Checkpoint(tmp_path, {"toy": 3}))
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["parameters"] == {"toy": 3}
+    assert sorted(map(int, manifest["levels"])) == list(range(game.levels))
+    assert all(entry["stats"]["residual"] <= 1e-12 for entry in manifest["levels"].values())
+
+
+# ---- progress ------------------------------------------------------------------------------------
+def test_progress_without_a_terminal_is_a_line_every_30_seconds() -> None:
+    stream = io.StringIO()
+    lines = levels.StatusLines("race", stream=stream)
+    for seconds, done in ((1, 10), (20, 40), (31, 50), (45, 60), (62, 70)):
+        lines(levels.Status(10, done // 10, 100, done, 0, 0, seconds))
+    lines(levels.Status(10, 10, 100, 100, 0, 0, 70))
+    printed = stream.getvalue().splitlines()
+    assert len(printed) == 4  # at 1 s, 31 s, 62 s, and the end
+    assert printed[1] == "race: levels 5/10, positions 50/100, 2 positions/s, 31 s left"
+    assert printed[-1].startswith("race: levels 10/10, positions 100/100")

@@ -1,0 +1,164 @@
+"""The Dalek Dice race on the level engine against race.py and the cyclic engine: the numbering
+gives race.py's positions, successors, payoffs and similar positions; both engines give the same
+values to 1e-12 at 2, 3 and 4 players; a solve killed part-way resumes to the same bits."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from helpers import ROOT
+
+from solver.engine import levels
+from solver.engine.cyclic import Terminal, explore
+from solver.errors import InputError
+from solver.games.dalek.levels import LevelRace, check, solve_levels
+from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
+
+CASES = [(2, 12, 4), (3, 8, 4), (4, 6, 3), (2, 9, 10)]
+
+
+def race_of(players: int, target: int, dice: int, tie_value: Fraction | None = None
+            ) -> DalekRace:
+    return DalekRace(compile_turn(parse_rules(dice=dice)), players, target, tie_value)
+
+
+@pytest.mark.parametrize("players, target, dice", CASES)
+def test_numbering_plays_race_py(players: int, target: int, dice: int) -> None:
+    """Every position the cyclic engine explores has a number in its level that reads back to
+    it, and the numbers' successors, payoffs, movers and similar positions are race.py's."""
+    race = race_of(players, target, dice)
+    game = LevelRace(race)
+    graph = explore(race, race.start())
+    numbers = np.array([game.encode(np.array([s]), np.array([m]))[0]
+                        for s, m in graph.positions])
+    assert (numbers >= 0).all() and len(set(numbers.tolist())) == graph.size
+    scores, movers = game.decode(numbers)
+    assert [(tuple(s), m) for s, m in zip(scores.tolist(), movers.tolist())] == graph.positions
+    in_levels = np.concatenate([game.positions(level) for level in range(game.levels)])
+    assert np.isin(numbers, in_levels).all() and len(np.unique(in_levels)) == len(in_levels)
+    assert numbers[0] == game.start()
+    assert (game.objective(numbers) == graph.objective).all()
+    successors, terminals = game.successors(numbers), game.terminals()
+    for k, position in enumerate(graph.positions):
+        for r, following in enumerate(race.successors(position)):
+            if isinstance(following, Terminal):
+                assert successors[k, r] < 0
+                row = terminals[-1 - successors[k, r]]
+                assert row.tolist() == [float(v) for v in following.values]
+            else:
+                assert successors[k, r] == numbers[graph.index[following]]
+    similar = game.similar(numbers)
+    for k, position in enumerate(graph.positions):
+        expected = [numbers[graph.index[p]] if p in graph.index else None
+                    for p in race.similar(position)]
+        for got, want in zip(similar[k].tolist(), expected):
+            assert got == want or (want is None and (got < 0 or got not in numbers))
+
+
+@pytest.mark.parametrize("players, target, dice", CASES)
+def test_levels_agree_with_the_cyclic_engine(players: int, target: int, dice: int) -> None:
+    race = race_of(players, target, dice)
+    cyclic = solve_race(race, use_cache=False)
+    dense = solve_levels(race)
+    assert len(dense.index) == len(cyclic.index)
+    for position in cyclic.index:
+        assert dense.values(position) == pytest.approx(cyclic.values(position), abs=1e-12)
+    assert dense.residual <= 1e-12 and cyclic.residual <= 1e-12
+    assert dense.components == cyclic.components
+    # the objective is a share of the win: the seats' shares add up to 1 everywhere
+    shares = dense.table[:, :players][np.flatnonzero(dense.index.reachable)]
+    assert np.allclose(shares.sum(axis=1), 1, atol=1e-12)
+
+
+def test_a_tie_value_is_played_the_same_way() -> None:
+    race = race_of(3, 7, 4, Fraction(1, 2))
+    cyclic, dense = solve_race(race, use_cache=False), solve_levels(race)
+    for position in cyclic.index:
+        assert dense.values(position) == pytest.approx(cyclic.values(position), abs=1e-12)
+
+
+def test_values_answer_as_the_cyclic_values_do() -> None:
+    race = race_of(3, 8, 4)
+    cyclic, dense = solve_race(race, use_cache=False), solve_levels(race)
+    start = race.start()
+    for got, want in zip(dense.chances(start), cyclic.chances(start)):
+        assert got == pytest.approx(want, abs=1e-12)
+    position = ((2, 0, 4), 1)
+    assert dense.utilities(position) == pytest.approx(cyclic.utilities(position), abs=1e-12)
+    assert ((1, 0, 0), 0) not in dense.index  # no turn scores 1
+    assert ((9, 3, 0), 2) not in dense.index  # not canonical: seat 2 trails seat 1
+    with pytest.raises(InputError, match="no game reaches"):
+        dense.row(((9, 3, 0), 2))
+
+
+# ---- checkpoints --------------------------------------------------------------------------------
+SLOW_SOLVE = """
+import sys, time
+from solver.engine import levels
+from solver.games.dalek.levels import solve_levels
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
+lines = levels.StatusLines("race", quiet=True)
+def slowly(status):
+    lines(status)
+    time.sleep(0.05)
+race = DalekRace(compile_turn(parse_rules(dice=4)), 3, 10)
+solve_levels(race, sys.argv[1], progress=slowly)
+"""
+
+
+def test_a_killed_solve_resumes_to_the_same_bits(tmp_path) -> None:
+    folder = tmp_path / "checkpoint"
+    child = subprocess.Popen([sys.executable, "-c", SLOW_SOLVE, str(folder)], cwd=ROOT,
+                             stderr=subprocess.PIPE)
+    manifest, deadline = folder / "manifest.json", time.monotonic() + 120
+    while time.monotonic() < deadline and child.poll() is None:
+        if manifest.exists() and manifest.read_text().count('"sha256"') >= 8:
+            break
+        time.sleep(0.01)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    assert child.returncode == -signal.SIGKILL, child.stderr.read().decode()
+    race = race_of(3, 10, 4)
+    game = LevelRace(race)
+    done = manifest.read_text().count('"sha256"')
+    assert 8 <= done < game.levels  # killed part-way
+    said = []
+    resumed = solve_levels(race, folder, progress=lambda status: said.append(status))
+    assert said[0].resumed_levels >= done and said[-1].levels_done == game.levels
+    whole = solve_levels(race)
+    assert np.array_equal(resumed.table, whole.table, equal_nan=True)
+    assert (resumed.residual, resumed.components) == (whole.residual, whole.components)
+
+
+def test_a_checkpoint_of_another_race_is_refused(tmp_path) -> None:
+    solve_levels(race_of(2, 5, 3), tmp_path)
+    with pytest.raises(InputError, match=r"other parameters \(players 2 there, 3 here\)"):
+        solve_levels(race_of(3, 5, 3), tmp_path)
+
+
+def test_resuming_is_said_even_when_quiet(tmp_path, capsys) -> None:
+    race = race_of(2, 5, 3)
+    solve_levels(race, tmp_path)
+    solve_levels(race, tmp_path, progress=levels.StatusLines("race", quiet=True))
+    assert capsys.readouterr().err == (f"race: resuming after {LevelRace(race).levels} of "
+                                       f"{LevelRace(race).levels} levels read from the "
+                                       f"checkpoint\n")
+
+
+def test_limits_refuse_what_the_budget_does_not_cover(monkeypatch) -> None:
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", "10")
+    with pytest.raises(InputError, match=r"3-player race to 60 would take about .*--force"):
+        check(race_of(3, 60, 10))
+    check(race_of(3, 60, 10), force=True)
+    check(race_of(2, 20, 10))
