@@ -1,0 +1,81 @@
+"""Strategy cards: one printed page a player keeps at the table. A card is a rule a person can
+remember (a few lines, maybe a small table) and its price against perfect play in words; a
+game's `card` command fills it from an exact evaluation, and this module only lays it out.
+
+The page is A6 portrait (105 x 148 mm: a postcard), large type, black on white.
+PDF and PNG come from the same drawing (matplotlib, the `plot` extra); the bytes do not depend on
+the day they were made (no creation date in the PDF)."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.errors import InputError
+
+SIZE = (105 / 25.4, 148 / 25.4)  # inches: A6 portrait
+WIDTH = 34  # characters of a rule line at the rule's type size
+
+
+@dataclass(frozen=True)
+class Card:
+    title: str  # the game and the situation ("Dalek Dice: one turn")
+    rule: tuple[str, ...]  # the rule, one instruction a line
+    cost: str  # its price in words ("loses 0.21 points a turn against perfect play ...")
+    table: tuple[tuple[str, ...], ...] = ()  # a small table: a header row, then rows
+    footer: str = ""  # how it was made: the rules variant, the command
+    notes: tuple[str, ...] = field(default=())  # a line or two of small print
+
+
+def render(card: Card, path: Path) -> Path:
+    """Draw the card into `path` (.pdf or .png, by its suffix)."""
+    if path.suffix.lower() not in (".pdf", ".png"):
+        raise InputError(f"a card is written as .pdf or .png, not {path.name!r}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("cards need matplotlib: pip install 'dice-solver[plot]'") from None
+    figure = plt.figure(figsize=SIZE)
+    y = _text(figure, 0.94, card.title, size=15, weight="bold")
+    y -= 0.02
+    for line in card.rule:
+        y = _text(figure, y, line, size=13, width=WIDTH, bullet=True)
+    if card.table:
+        y = _table(figure, y - 0.02, card.table)
+    y = _text(figure, y - 0.03, card.cost, size=11, width=44, style="italic")
+    for note in card.notes:
+        y = _text(figure, y - 0.01, note, size=8, width=60)
+    if card.footer:
+        _text(figure, 0.04, card.footer, size=6, width=90, color="#444444")
+    metadata = {"CreationDate": None} if path.suffix.lower() == ".pdf" else {"Software": None}
+    figure.savefig(path, dpi=200, metadata=metadata)
+    plt.close(figure)
+    return path
+
+
+def _text(figure, y: float, text: str, size: float, width: int = 40, bullet: bool = False,
+          **style) -> float:
+    """Wrapped lines from the top down; returns where the next line starts."""
+    lines = textwrap.wrap(text, width) or [""]
+    step = size / 72 * 1.35 / SIZE[1]
+    for k, line in enumerate(lines):
+        prefix = ("\u2022 " if k == 0 else "   ") if bullet else ""
+        figure.text(0.07, y, prefix + line, fontsize=size, va="top", **style)
+        y -= step
+    return y
+
+
+def _table(figure, y: float, rows: tuple[tuple[str, ...], ...]) -> float:
+    """A plain table: the header bold, columns left-aligned at even spacing."""
+    columns = max(len(row) for row in rows)
+    step = 11 / 72 * 1.4 / SIZE[1]
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            figure.text(0.07 + 0.86 * c / columns, y, cell, fontsize=11, va="top",
+                        weight="bold" if r == 0 else "normal")
+        y -= step
+    return y
