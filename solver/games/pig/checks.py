@@ -20,13 +20,16 @@ from solver.checks import (
 from solver.commands import json_option
 from solver.dice import generator
 from solver.games.pig import policies as pp
+from solver.games.pig.commands import force_option, target_option
+from solver.games.pig.cost import check_solves
 from solver.games.pig.rules import turn_totals
 from solver.games.pig.simulator import pig_games, pig_turns
 from solver.samples import winner_names
 
 
 def play_options(command):
-    """Pig: seat 1's policy, a game against seat 2's policy, the target."""
+    """Pig: seat 1's policy, a game against seat 2's policy, the target, and --force for a
+    solve estimated past the budget."""
     for option in reversed([
         click.option("--policy", default="hold 20", show_default=True,
                      help='"hold N" (hold once the turn total reaches N), or optimal (with '
@@ -34,17 +37,25 @@ def play_options(command):
         click.option("--duel", "opponent", default=None,
                      help="Seat 2's policy: the unit is then a game (one line per game), not "
                           "a turn."),
-        click.option("--target", type=click.IntRange(2), default=100, show_default=True),
+        target_option,
+        force_option,
     ]):
         command = option(command)
     return command
+
+
+def check_duel(duel: pp.PigDuel, exact: bool, force: bool) -> None:
+    """Refuse a duel whose solve is estimated too long or too large (cost.py); a duel of two
+    "hold N" seats is solved too (the engine values the game both policies make)."""
+    check_solves(f"a Pig duel to {duel.target}", duel.target,
+                 [[p.hold for p in duel.policies]], exact, force)
 
 
 @click.command("pig")
 @play_options
 @run_options
 @json_option
-def simulate(policy, opponent, target, count, seed, out, as_json) -> None:
+def simulate(policy, opponent, target, force, count, seed, out, as_json) -> None:
     """Pig turns from a score of 0 (the banked total of each) or, with --duel, games."""
 
     rng = generator(seed)
@@ -59,16 +70,21 @@ def simulate(policy, opponent, target, count, seed, out, as_json) -> None:
         summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean()),
                    "seconds": seconds}
     else:
-        header, columns, summary = _duel(chosen, pp.parse_policy(opponent), target, count, rng)
+        header, columns, summary = _duel(chosen, pp.parse_policy(opponent), target, count, rng,
+                                         force)
     summary.update(samples=count, seed=seed)
     finish_run(out, comment, header, columns, summary, as_json)
 
 
-def _duel(first, second, target: int, count: int, rng) -> tuple[list[str], list, dict]:
+def _duel(first, second, target: int, count: int, rng, force: bool
+          ) -> tuple[list[str], list, dict]:
     """Games between seat 1 (`first`) and seat 2 (`second`)."""
 
     duel = pp.PigDuel(target, policies=(first, second))
-    solution = pp.solve_duel(duel) if first.hold is None or second.hold is None else None
+    solution = None
+    if first.hold is None or second.hold is None:
+        check_duel(duel, False, force)
+        solution = pp.solve_duel(duel)
 
     def rule(seat: int):
         hold = duel.policies[seat].hold
@@ -89,12 +105,13 @@ def _duel(first, second, target: int, count: int, rng) -> tuple[list[str], list,
 @click.option("--exact", is_flag=True, help="Exact win probabilities in a duel (small targets).")
 @check_options
 @json_option
-def verify(policy, opponent, target, exact, samples, decisions, alpha, test, top, as_json) -> None:
+def verify(policy, opponent, target, force, exact, samples, decisions, alpha, test, top,
+           as_json) -> None:
     """Pig: turn totals (or game winners, with --duel) of a simulator, or its moves."""
 
     if decisions is not None:
         no_samples(samples)
-        regrets, lines, columns = pp.decision_regrets(target, decisions)
+        regrets, lines, columns = pp.decision_regrets(target, decisions, force)
 
         def describe(r: int) -> dict:
             return {"line": int(lines[r]), "score": int(columns["score"][r]),
@@ -108,6 +125,7 @@ def verify(policy, opponent, target, exact, samples, decisions, alpha, test, top
     chosen = pp.parse_policy(policy)
     if opponent is not None:
         duel = pp.PigDuel(target, policies=(chosen, pp.parse_policy(opponent)))
+        check_duel(duel, exact, force)
         chances = pp.win_chances(duel, pp.solve_duel(duel, exact=exact))
         seats = [{"seat": s + 1, "p_win": float(p), "p_tie": 0.0, "value": float(p),
                   **({"p_win_exact": p} if exact else {})} for s, p in enumerate(chances)]

@@ -2,19 +2,47 @@
 
 from __future__ import annotations
 
+import time
+
 import click
 
 from solver.commands import Progress, emit, json_option, table
 from solver.engine.cyclic import solve
-from solver.formatting import exact_text, exact_texts, seats_text
+from solver.formatting import exact_text
+from solver.games.pig.cost import MAX_TARGET, check_solves
 from solver.games.pig.model import PigGame
+from solver.games.pig.rules import PLAYERS
 
 # Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: to 100,
 # the first player wins about 0.5306 under optimal play and about 0.5347 when both hold at 20.
-PUBLISHED = {100: {"optimal": 0.5306, "hold at 20": 0.5347}}
+PUBLISHED = {100: {None: 0.5306, 20: 0.5347}}  # target -> hold (None: optimal play) -> P
 
 A_HELP = "Seat 1's policy (it moves first)."
 B_HELP = "Seat 2's policy."
+TARGET_HELP = f"The score that wins at once (2 to {MAX_TARGET:,})."
+
+
+def target_option(command):
+    """--target, bounded: beyond MAX_TARGET no solve fits in memory."""
+    return click.option("--target", type=click.IntRange(2, MAX_TARGET), default=100,
+                        show_default=True, help=TARGET_HELP)(command)
+
+
+def force_option(command):
+    """--force: run a solve estimated to take longer than the time budget."""
+    return click.option("--force", is_flag=True,
+                        help="Run even if the solve is estimated to take longer than the "
+                             "budget ($DICE_SOLVER_BUDGET seconds, default 2 h).")(command)
+
+
+def rules_of(target: int) -> dict:
+    """The rules an answer was computed under (docs/rules.md, "Pig")."""
+    return {"game": "pig", "target": target, "players": PLAYERS}
+
+
+def timings(start: float) -> dict:
+    """How long the command took (nothing in Pig is cached)."""
+    return {"total": time.perf_counter() - start, "cached": False}
 
 
 @click.group()
@@ -23,59 +51,74 @@ def pig() -> None:
 
 
 @pig.command()
-@click.option("--target", type=int, default=100, show_default=True,
-              help="The score that wins at once.")
-@click.option("--hold", type=int, default=20, show_default=True,
-              help='Also evaluate both players holding at this total or at the goal.')
+@target_option
+@click.option("--hold", type=click.IntRange(1), default=20, show_default=True,
+              help='Also evaluate both players holding at this total (1 or more) or at the '
+                   'goal.')
 @click.option("--exact", is_flag=True, help="Exact rationals (small targets only).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@force_option
 @json_option
-def game(target, hold, exact, quiet, as_json) -> None:
+def game(target, hold, exact, quiet, force, as_json) -> None:
     """The first player's chance to win, under optimal play and under "hold at N"."""
-    summary: dict = {"target": target, "players": 2}
-    rows = []
-    for name, rules in (("optimal", PigGame(target)), (f"hold at {hold}", PigGame(target, hold))):
-        progress = Progress(f"Pig to {target}, {name}", quiet)
+    start = time.perf_counter()
+    check_solves(f"Pig to {target}", target, [(None, None), (hold, hold)], exact, force)
+    policies, rows = [], []
+    for name, holds in (("optimal", None), (f"hold {hold}", hold)):
+        rules = PigGame(target, holds)
+        label = name if holds is None else f"hold at {hold}"
+        progress = Progress(f"Pig to {target}, {label}", quiet)
         solution = solve(rules, rules.start(), exact=exact, progress=progress)
         progress.close()
         first = float(solution.values(rules.start())[0])
-        entry = {"p_first_wins": first, "residual": solution.residual,
-                 "positions": solution.graph.size, "seconds": solution.seconds["total"]}
+        entry = {"name": name, "p_first_wins": first}
         if exact:
             entry["p_first_wins_exact"] = exact_text(solution.exact_values(rules.start())[0])
-        published = PUBLISHED.get(target, {}).get(name)
-        if published is not None:
-            entry["published"] = published
-        summary[name] = entry
-        rows.append((name, f"{first:.10f}", "" if published is None else published,
+        published = PUBLISHED.get(target, {}).get(holds)
+        entry.update(published=published, residual=solution.residual,
+                     positions=solution.graph.size)
+        policies.append(entry)
+        rows.append((label, f"{first:.10f}", "" if published is None else published,
                      f"{solution.residual:.1e}", f"{solution.seconds['total']:.1f}"))
     lines = [f"Pig to {target}, 2 players: probability that the first player wins",
              table(["play", "P(first wins)", "published", "residual", "seconds"], rows)]
     if exact:
-        lines += [f"{name} exactly: {summary[name]['p_first_wins_exact']}"
-                  for name in summary if isinstance(summary[name], dict)]
-    emit(summary, "\n".join(lines), as_json)
+        lines += [f"{row[0]} exactly: {entry['p_first_wins_exact']}"
+                  for row, entry in zip(rows, policies)]
+    emit({"rules": rules_of(target), "policies": policies, "timings": timings(start)},
+         "\n".join(lines), as_json)
 
 
 @pig.command("duel")
 @click.option("--a", "first", default="optimal", show_default=True, help=A_HELP + ' "optimal" '
               '(or "win") plays its best response to the other seat; "hold N" holds at N.')
 @click.option("--b", "second", default="hold 20", show_default=True, help=B_HELP)
-@click.option("--target", type=click.IntRange(2), default=100, show_default=True)
+@target_option
 @click.option("--exact", is_flag=True, help="Exact rationals (small targets only).")
+@force_option
 @json_option
-def duel(first, second, target, exact, as_json) -> None:
-    """Two Pig policies against each other: each seat's chance to win."""
+def duel(first, second, target, exact, force, as_json) -> None:
+    """Two Pig policies against each other: each seat's chance to win (Pig has no ties)."""
     from solver.games.pig import policies as pp
 
+    start = time.perf_counter()
     duel = pp.PigDuel(target, policies=(pp.parse_policy(first), pp.parse_policy(second)))
+    check_solves(f"a Pig duel to {target}", target, [[p.hold for p in duel.policies]], exact,
+                 force)
     chances = pp.win_chances(duel, pp.solve_duel(duel, exact=exact))
-    seats = [{"seat": s + 1, "policy": duel.policies[s].name, "p_win": float(p), "p_tie": 0.0,
-              "value": float(p), **({"p_win_exact": p} if exact else {})}
-             for s, p in enumerate(chances)]
+    seats = []
+    for seat, (policy, p) in enumerate(zip(duel.policies, chances)):
+        entry = {"seat": seat + 1, "policy": policy.name, "p_win": float(p)}
+        if exact:
+            entry["p_win_exact"] = exact_text(p)
+        seats.append(entry)
     points = [f"{float(sum(r * q for r, q in enumerate(p.turn_distribution(target)))):.6f}"
               if p.hold is not None else "-" for p in duel.policies]
-    title = f"Pig duel to {target}: seat 1 moves first"
-    emit({"target": target, "seats": exact_texts(seats)},
-         seats_text(title, [p.name for p in duel.policies], exact_texts(seats), points),
-         as_json)
+    rows = [(s["seat"], s["policy"], point, f"{s['p_win']:.10f}")
+            for s, point in zip(seats, points)]
+    lines = [f"Pig duel to {target}: seat 1 moves first",
+             table(["seat", "policy", "turn points", "P(win)"], rows)]
+    lines += [f"seat {s['seat']} wins with probability exactly {s['p_win_exact']}"
+              for s in seats if exact]
+    emit({"rules": rules_of(target), "seats": seats, "timings": timings(start)},
+         "\n".join(lines), as_json)

@@ -18,6 +18,7 @@ import numpy as np
 from solver.engine.cyclic import Solution, solve
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
+from solver.games.pig.cost import check_solves
 from solver.games.pig.model import HOLD, ROLL, PigGame, hold_at_distribution
 from solver.games.pig.rules import SCORING, has_won, must_hold, opponent
 from solver.samples import read_csv
@@ -116,12 +117,16 @@ def win_chances(duel: PigDuel, solution: Solution) -> list:
 
 
 # ---- decisions ------------------------------------------------------------------------------
-def decision_regrets(target: int, path: str) -> tuple[np.ndarray, np.ndarray, dict]:
+def decision_regrets(target: int, path: str, force: bool = False
+                     ) -> tuple[np.ndarray, np.ndarray, dict]:
     """A log of Pig moves (score, opponent, turn_total, move) scored against optimal play by
-    both seats: each move's loss of win probability (rounding below 0 clipped). Returns the
+    both seats: each move's loss of win probability (rounding below 0 clipped). The log is read
+    and checked, and the solve's cost (cost.py) too, before anything is solved. Returns the
     regrets, the line numbers and the columns read."""
     what = f"decision log {path}"
     header, rows, lines = read_csv(path, what, DECISION_COLUMNS)
+    if not rows:
+        raise InputError(f"{what} has no moves, only its header")
     at = {c: header.index(c) for c in DECISION_COLUMNS}
     numbers = np.empty((len(rows), 3), dtype=np.int64)
     move = np.empty(len(rows), dtype=np.int64)
@@ -129,7 +134,7 @@ def decision_regrets(target: int, path: str) -> tuple[np.ndarray, np.ndarray, di
         try:
             numbers[r] = [int(row[at[c]]) for c in DECISION_COLUMNS[:3]]
             move[r] = MOVES.index(row[at["move"]].strip().lower())
-        except ValueError:
+        except (ValueError, OverflowError):
             raise InputError(f"{what} line {line}: expected whole numbers and hold or roll") \
                 from None
     mine, theirs, total = numbers.T
@@ -141,6 +146,7 @@ def decision_regrets(target: int, path: str) -> tuple[np.ndarray, np.ndarray, di
     forced = must_hold(mine, total, target)
     _refuse(forced & (move == ROLL), lines, what,
             "the turn total reaches the goal: the turn is held (rule 16), there is no roll")
+    check_solves(f"Pig to {target}", target, [(None, None)], False, force)
     duel = PigDuel(target)
     solution = solve_duel(duel)
     keys, column = np.unique(mine * target + theirs, return_inverse=True)

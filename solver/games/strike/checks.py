@@ -19,6 +19,14 @@ from solver.commands import FractionType, json_option
 from solver.dice import generator
 from solver.errors import InputError
 from solver.formatting import exact_text
+from solver.games.strike.commands import (
+    MAX_DICE,
+    SEATS,
+    add_options,
+    reading_options,
+    readings_text,
+)
+from solver.games.strike.cost import check_solves
 from solver.games.strike.policies import (
     OPTIMAL,
     Moves,
@@ -30,9 +38,11 @@ from solver.games.strike.policies import (
 )
 from solver.games.strike.rules import (
     DEFAULT_EDITION,
+    DEFAULT_EMPTY_ARENA,
     DEFAULT_HIT,
     DEFAULT_MISS,
     EDITIONS,
+    MIN_DICE,
     dice_per_player,
 )
 from solver.games.strike.simulator import strike_games
@@ -40,33 +50,46 @@ from solver.samples import read_outcomes
 
 
 def play_options(command):
-    """The Strike game and throw model (docs/rules.md, "Strike"), and each seat's policy."""
-    for option in reversed([
-        click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True),
+    """The Strike game, throw model and readings (docs/rules.md, "Strike"), each seat's policy,
+    and --force for a solve estimated past the budget."""
+    command = add_options(command, [
         click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
                      default=str(DEFAULT_EDITION), show_default=True),
-        click.option("--dice", type=int, default=None,
-                     help="Dice per player (default: the edition's)."),
-        click.option("--hit", type=FractionType(), default=str(DEFAULT_HIT), show_default=True,
-                     help="Probability that a throw strikes each arena die."),
-        click.option("--miss", type=FractionType(), default=str(DEFAULT_MISS),
-                     show_default=True, help="Probability that a thrown die misses."),
+        click.option("--dice", type=click.IntRange(MIN_DICE, MAX_DICE), default=None,
+                     help=f"Dice per player, {MIN_DICE} or more, at most the edition's box "
+                          f"shared out (default: the edition's)."),
         click.option("--policy", default="optimal", show_default=True,
                      help='Seat 1: "stop" (stop as soon as allowed; place a new number) or '
                           'optimal (best response to the others).'),
         click.option("--duel", "opponent", default="optimal", show_default=True,
                      help="Every other seat's policy."),
-    ]):
-        command = option(command)
-    return command
+        click.option("--force", is_flag=True,
+                     help="Run even if the solve is estimated to take longer than the budget "
+                          "($DICE_SOLVER_BUDGET seconds, default 2 h)."),
+    ])
+    return add_options(reading_options(command), [
+        click.option("--players", type=SEATS, default=2, show_default=True, help="2 to 5."),
+        click.option("--hit", type=FractionType(), default=str(DEFAULT_HIT), show_default=True,
+                     help="Probability that a throw strikes each arena die."),
+        click.option("--miss", type=FractionType(), default=str(DEFAULT_MISS),
+                     show_default=True, help="Probability that a thrown die misses."),
+    ])
 
 
-def duel_of(players: int, edition: str, dice: int | None, hit, miss, policy: str,
-                opponent: str):
-    """The Strike game these options describe, each seat with its policy."""
+def duel_of(players: int, edition: str, dice: int | None, policy: str, opponent: str,
+            **model) -> StrikeDuel:
+    """The Strike game these options describe (model: hit, miss, fly_out, empty_arena), each
+    seat with its policy."""
     policies = (parse_policy(policy),) + (parse_policy(opponent),) * (players - 1)
-    return StrikeDuel(players, dice_per_player(players, int(edition), dice), hit, miss,
+    return StrikeDuel(players, dice_per_player(players, int(edition), dice), **model,
                       policies=policies)
+
+
+def solved(game: StrikeDuel, exact: bool, force: bool):
+    """The game solved, refused first if estimated too long or too large (cost.py)."""
+    check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
+                 f"{' exactly' if exact else ''}", [game], exact, force)
+    return solve_duel(game, exact=exact)
 
 
 @click.command("strike")
@@ -76,23 +99,26 @@ def duel_of(players: int, edition: str, dice: int | None, hit, miss, policy: str
                    "`verify` to reject; the model's --hit still picks the optimal moves).")
 @run_options
 @json_option
-def simulate(players, edition, dice, hit, miss, policy, opponent, never_hit, count, seed, out,
-           as_json) -> None:
+def simulate(players, edition, dice, policy, opponent, force, never_hit, count, seed, out,
+             as_json, **model) -> None:
     """Strike games: the winner and the dice left in the winner's stock."""
-    game = duel_of(players, edition, dice, hit, miss, policy, opponent)
+    game = duel_of(players, edition, dice, policy, opponent, **model)
     rng = generator(seed)
     comment = run_command("strike", players=players, dice=game.dice, hit=exact_text(game.hit),
-                       miss=exact_text(game.miss), policy=game.policies[0].name,
-                       duel=game.policies[-1].name, n=count, seed=seed,
-                       never_hit=never_hit or None)
-    moves = Moves(game, solve_duel(game)) if OPTIMAL in game.policies else None
+                          miss=exact_text(game.miss),
+                          fly_out=exact_text(game.fly_out) if game.fly_out else None,
+                          empty_arena=None if game.empty_arena == DEFAULT_EMPTY_ARENA
+                          else game.empty_arena,
+                          policy=game.policies[0].name, duel=game.policies[-1].name, n=count,
+                          seed=seed, never_hit=never_hit or None)
+    moves = Moves(game, solved(game, False, force)) if OPTIMAL in game.policies else None
     (winner, stock), seconds = timed(strike_games, game, moves, count, rng,
-                                      hit=0.0 if never_hit else None)
+                                     hit=0.0 if never_hit else None)
     summary = {"unit": "game", "policies": [p.name for p in game.policies], "seconds": seconds,
                "wins": [int((winner == s).sum()) for s in range(players)],
                "samples": count, "seed": seed}
     finish_run(out, comment, ["winner", "winner_stock"], [(winner + 1).tolist(), stock.tolist()],
-            summary, as_json)
+               summary, as_json)
 
 
 @click.command("strike")
@@ -100,17 +126,17 @@ def simulate(players, edition, dice, hit, miss, policy, opponent, never_hit, cou
 @click.option("--exact", is_flag=True, help="Exact probabilities (small games only).")
 @check_options
 @json_option
-def verify(players, edition, dice, hit, miss, policy, opponent, exact, samples, decisions,
-           alpha, test, top, as_json) -> None:
+def verify(players, edition, dice, policy, opponent, force, exact, samples, decisions, alpha,
+           test, top, as_json, **model) -> None:
     """Strike: the winner and the winner's dice left of each game of a simulator."""
     if decisions is not None:
         raise InputError("decision logs are read for Dalek Dice and Pig only")
-    game = duel_of(players, edition, dice, hit, miss, policy, opponent)
-    solution = solve_duel(game, exact=exact)
+    game = duel_of(players, edition, dice, policy, opponent, **model)
+    solution = solved(game, exact, force)
     seats = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(game.policies))
     chances = ", ".join(f"{float(p):.6f}" for p in win_chances(game, solution))
     title = (f"Strike, {players} players, {game.dice} dice each, hit {exact_text(game.hit)}, "
-             f"miss {exact_text(game.miss)} ({seats}; P(win) {chances})")
+             f"miss {exact_text(game.miss)}{readings_text(game)} ({seats}; P(win) {chances})")
     stocks = range(game.layout.stocks)
     labels = [f"{w + 1}:{k}" for w in range(players) for k in stocks]  # as Metrics.outcome
 

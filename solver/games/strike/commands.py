@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from fractions import Fraction
 from pathlib import Path
 
 import click
 
 from solver.commands import (
     FractionType,
+    OutputPath,
     Progress,
     command_line,
     emit,
@@ -18,54 +21,110 @@ from solver.commands import (
 from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike import report as strike_report
+from solver.games.strike.cost import check_solves
 from solver.games.strike.model import Strike
 from solver.games.strike.rules import (
     DEFAULT_EDITION,
+    DEFAULT_EMPTY_ARENA,
+    DEFAULT_FLY_OUT,
     DEFAULT_HIT,
     DEFAULT_MISS,
     EDITIONS,
+    EMPTY_ARENA,
+    MIN_DICE,
+    PLAYERS,
     SCORINGS,
     dice_per_player,
 )
 
+MAX_DICE = max(EDITIONS) // min(PLAYERS)  # the most dice a player can have: 15 of 31
+SEATS = click.IntRange(min(PLAYERS), max(PLAYERS))
+
+
+def add_options(command, options: list):
+    """Apply click options so that --help lists them in this order."""
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def reading_options(command):
+    """The readings of docs/rules.md that are flags (4b and 6b): on every Strike command."""
+    return add_options(command, [
+        click.option("--fly-out", type=FractionType(), default=str(DEFAULT_FLY_OUT),
+                     show_default=True,
+                     help="Probability that a struck arena die flies out of the arena (and "
+                          "leaves the game)."),
+        click.option("--empty-arena", type=click.Choice(EMPTY_ARENA),
+                     default=DEFAULT_EMPTY_ARENA, show_default=True,
+                     help="An arena emptied by X faces (or dice out) with no match: pass (the "
+                          "turn ends, the next player makes the big hit) or continue (the "
+                          "thrower may throw one more die or stop)."),
+    ])
+
 
 def model_options(command):
-    """The throw model, the dice and the scoring: every command that solves has them."""
-    for option in reversed([
+    """The throw model, the readings, the dice and the scoring: every command that solves has
+    them (docs/rules.md, "Strike")."""
+    command = add_options(command, [
+        click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
+                     default=str(DEFAULT_EDITION), show_default=True,
+                     help="Dice in the box: 31 (9/8/7/6 per player) or 26 (8/7/6/5)."),
+        click.option("--dice", type=click.IntRange(MIN_DICE, MAX_DICE), default=None,
+                     help=f"Dice per player, {MIN_DICE} or more, at most the edition's box "
+                          f"shared out (overrides the edition's number)."),
+        click.option("--scoring", type=click.Choice(SCORINGS), default="win",
+                     show_default=True,
+                     help="win: P(win); points: expected points (eliminated players score "
+                          "the number still in; lower is better)."),
+    ])
+    return add_options(reading_options(command), [
         click.option("--hit", type=FractionType(), default=str(DEFAULT_HIT), show_default=True,
                      help="Probability that a throw strikes (re-rolls) each arena die."),
         click.option("--miss", type=FractionType(), default=str(DEFAULT_MISS),
                      show_default=True,
                      help="Probability that a thrown die misses the arena (and leaves)."),
-        click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
-                     default=str(DEFAULT_EDITION), show_default=True,
-                     help="Dice in the box: 31 (9/8/7/6 per player) or 26 (8/7/6/5)."),
-        click.option("--dice", type=int, default=None,
-                     help="Dice per player (overrides the edition's number)."),
-        click.option("--scoring", type=click.Choice(SCORINGS), default="win",
-                     show_default=True,
-                     help="win: P(win); points: expected points (eliminated players score "
-                          "the number still in; lower is better)."),
+    ])
+
+
+def solve_options(command):
+    """How to solve: exactly or in floats, with or without a progress bar, past the budget."""
+    return add_options(command, [
         click.option("--exact", is_flag=True, help="Exact rationals (small dice counts only)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
-    ]):
-        command = option(command)
-    return command
+        click.option("--force", is_flag=True,
+                     help="Run even if the solve is estimated to take longer than the budget "
+                          "($DICE_SOLVER_BUDGET seconds, default 2 h)."),
+    ])
 
 
-def _game(players: int, hit, miss, edition: str, dice: int | None, scoring: str) -> Strike:
-    return Strike(players, dice_per_player(players, int(edition), dice), hit, miss, scoring)
+def game_of(players: int, edition: str, dice: int | None, **model) -> Strike:
+    """The Strike game these options describe (model: hit, miss, fly_out, empty_arena,
+    scoring)."""
+    return Strike(players, dice_per_player(players, int(edition), dice), **model)
 
 
 def _model_text(game: Strike, edition: str) -> str:
     scoring = "P(win)" if game.scoring == "win" else "expected points, lower is better"
     return (f"Strike, {game.players} players, {game.dice} dice each ({edition}-dice edition"
             f"{'' if game.dice == EDITIONS[int(edition)][game.players] else ', --dice'}); "
-            f"hit {exact_text(game.hit)}, miss {exact_text(game.miss)}; "
+            f"hit {exact_text(game.hit)}, miss {exact_text(game.miss)}{readings_text(game)}; "
             f"objective: {scoring}")
 
 
-def _solve(game: Strike, start, exact: bool, quiet: bool):
+def readings_text(game: Strike) -> str:
+    """The flagged readings (4b, 6b) where they differ from the defaults, for titles."""
+    text = "" if not game.fly_out else f", fly-out {exact_text(game.fly_out)}"
+    if game.empty_arena != DEFAULT_EMPTY_ARENA:
+        text += f", emptied arena: {game.empty_arena}"
+    return text
+
+
+def _solve(game: Strike, start, exact: bool, quiet: bool, force: bool,
+           in_play: int | None = None):
+    """Solve from `start`, refused first if estimated too long or too large (cost.py)."""
+    check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
+                 f"{' exactly' if exact else ''}", [game], exact, force, in_play)
     progress = Progress(f"solving {game.players}-player Strike", quiet)
     try:
         return solve(game, start, exact=exact, progress=progress)
@@ -89,13 +148,15 @@ def strike() -> None:
 
 
 @strike.command()
-@click.option("--players", type=int, default=2, show_default=True)
+@click.option("--players", type=SEATS, default=2, show_default=True,
+              help="2 to 5.")
 @model_options
+@solve_options
 @json_option
-def game(players, hit, miss, edition, dice, scoring, exact, quiet, as_json) -> None:
+def game(players, edition, dice, exact, quiet, force, as_json, **model) -> None:
     """Each seat's value at the start, after optimal placements, under optimal play."""
-    rules = _game(players, hit, miss, edition, dice, scoring)
-    solution = _solve(rules, rules.start(), exact, quiet)
+    rules = game_of(players, edition, dice, **model)
+    solution = _solve(rules, rules.start(), exact, quiet, force)
     summary = strike_report.game_summary(rules, solution, exact, int(edition))
     placed = []
     for p in summary["placements"]:
@@ -103,60 +164,72 @@ def game(players, hit, miss, edition, dice, scoring, exact, quiet, as_json) -> N
             " (a number already placed)" if p["same_as_earlier"] else " (a new number)")
         placed.append(f"seat {p['seat']} places {p['number']}{why}")
     lines = [_model_text(rules, edition), "setup: " + "; ".join(placed),
-             _seat_rows(summary["seats"], exact, scoring),
+             _seat_rows(summary["seats"], exact, rules.scoring),
              f"{summary['positions']} positions, {summary['components']} components, "
-             f"residual {summary['residual']:.2e}, {summary['seconds']['total']:.1f} s"]
+             f"residual {summary['residual']:.2e}, {summary['timings']['total']:.1f} s"]
     emit(summary, "\n".join(lines), as_json)
 
 
 @strike.command("best-move")
 @click.option("--arena", default="", show_default=True,
-              help="Numbers showing in the arena (1-5), e.g. 2,4,5; empty: the big hit is due.")
+              help="Numbers showing in the arena (1-5, each at most once), e.g. 2,4,5; empty: "
+                   "the big hit is due.")
 @click.option("--stocks", default=None,
-              help="Stocks in turn order from the mover, e.g. 3,6 (0 for a player out).")
+              help="Each seat's stock, seat 1 (the eldest, who threw first) first, e.g. 3,6 "
+                   "(0 for a player out; 2 to 5 seats).")
+@click.option("--mover", type=click.IntRange(1, max(PLAYERS)), default=None,
+              help="The seat to move, as players count them (default: seat 1).")
 @click.option("--mid-turn", is_flag=True,
               help="The mover has thrown this turn and may stop.")
 @click.option("--setup", is_flag=True,
               help="Setup: --arena is the numbers seats 1.. placed; the next seat places.")
-@click.option("--players", type=int, default=None,
-              help="Number of players (default: as many as --stocks gives, or 2).")
+@click.option("--players", type=SEATS, default=None,
+              help="Number of players, 2 to 5 (default: as many as --stocks gives, or 2).")
 @model_options
+@solve_options
 @json_option
-def best_move(arena, stocks, mid_turn, setup, players, hit, miss, edition, dice, scoring, exact,
-              quiet, as_json) -> None:
+def best_move(arena, stocks, mover, mid_turn, setup, players, edition, dice, exact, quiet, force,
+              as_json, **model) -> None:
     """The mover's options (stop or throw again; at setup, the number to place) with their
-    values and regrets, best first."""
+    values and regrets, best first, and every seat's value (seats as players count them)."""
     numbers = _numbers(arena, "--arena")
     if setup:
-        if stocks is not None or mid_turn:
-            raise InputError("--setup positions take no --stocks or --mid-turn (every stock "
-                             "is full but for the die placed)")
-        rules = _game(players or 2, hit, miss, edition, dice, scoring)
-        position = rules.setup_position(numbers)
+        if stocks is not None or mid_turn or mover is not None:
+            raise InputError("--setup positions take no --stocks, --mover or --mid-turn (every "
+                             "stock is full but for the die placed, and seats place in order)")
+        rules = game_of(players or 2, edition, dice, **model)
+        position, in_play = rules.setup_position(numbers), None
     else:
         if stocks is None:
             raise InputError("give --stocks (or --setup for a setup position)")
         amounts = _numbers(stocks, "--stocks")
         if players is not None and players != len(amounts):
             raise InputError(f"--stocks gives {len(amounts)} players, --players {players}")
-        rules = _game(len(amounts), hit, miss, edition, dice, scoring)
-        position = rules.position(numbers, amounts, mid_turn)
-    solution = _solve(rules, position, exact, quiet)
-    report = strike_report.best_move(rules, solution, position, numbers, exact)
-    where = (f"setup, seat {report['seat']} places next" if setup else
-             f"seat {report['seat']} to move ({report['phase']}"
-             f"{', the big hit' if report['big_hit'] else ''}); stocks from the mover: "
-             f"{', '.join(map(str, report['stocks']))}")
+        rules = game_of(len(amounts), edition, dice, **model)
+        position = rules.position(numbers, amounts, mid_turn, (mover or 1) - 1)
+        in_play = sum(amounts) + len(numbers)
+    solution = _solve(rules, position, exact, quiet, force, in_play)
+    report = strike_report.best_move(rules, solution, position, numbers, exact, int(edition))
+    emit(report, _best_move_text(rules, edition, report, exact), as_json)
+
+
+def _best_move_text(rules: Strike, edition: str, report: dict, exact: bool) -> str:
+    where = report["position"]
+    seat = f"seat {where['mover']}"
+    if where["phase"] == "setup":
+        state = f"setup, {seat} places next"
+    else:
+        state = (f"{seat} to move ({where['phase']}{', the big hit' if where['big_hit'] else ''}"
+                 f"); stocks by seat: {', '.join(map(str, where['stocks']))}")
     lines = [_model_text(rules, edition),
-             f"arena: {' '.join(map(str, numbers)) or '(empty)'}; {where}",
+             f"arena: {' '.join(map(str, where['arena'])) or '(empty)'}; {state}",
              f"best: {report['best']}", ""]
-    unit = report["objective"]
     rows = [(o["option"], f"{o['value']:.12f}", f"{o['regret']:.12f}")
             + ((o["value_exact"],) if exact else ()) for o in report["options"]]
-    lines.append(table(["option", unit, "regret"] + (["exact"] if exact else []), rows))
-    lines += ["", f"each seat (seat 1 = {'the first to place' if setup else 'the mover'}):",
-              _seat_rows(report["seats"], exact, scoring)]
-    emit(report, "\n".join(lines), as_json)
+    lines.append(table(["option", report["objective"], "regret"] + (["exact"] if exact else []),
+                       rows))
+    lines += ["", "each seat:", _seat_rows(report["seats"], exact, rules.scoring)]
+    return "\n".join(lines)
 
 
 def _numbers(text: str, option: str) -> list[int]:
@@ -170,13 +243,23 @@ def _numbers(text: str, option: str) -> list[int]:
 
 
 @strike.command("table")
-@click.option("--out", type=click.Path(file_okay=False), default="tables/strike",
-              show_default=True, help="Directory to write.")
-def table_command(out) -> None:
+@click.option("--out", type=OutputPath(directory=True), default="tables/strike",
+              show_default=True,
+              help="Folder to write (made if missing; the folder it sits in must exist).")
+@reading_options
+@json_option
+def table_command(out, fly_out, empty_arena, as_json) -> None:
     """Write the 2-player policy (stop or throw again) and P(win) of every position, and the
-    first player's chance as a function of --hit."""
-    manifest, summary = strike_report.write_tables(Path(out), command_line())
-    click.echo(f"wrote {out}: {summary['positions']} positions; P(seat 1 wins) "
-               f"{summary['p_win_seat1']:.12f}; --hit sweep over "
-               f"{', '.join(summary['sweep_hits'])}")
-    click.echo(f"manifest: {manifest}")
+    first player's chance as a function of --hit (9 dice each, hit 1/2, no miss)."""
+    start = time.perf_counter()
+    game = Strike(fly_out=fly_out, empty_arena=empty_arena)
+    manifest, summary = strike_report.write_tables(Path(out), command_line(), game)
+    hits = summary["sweep_hits"]
+    data = {"out": out, "manifest": str(manifest), "rules": strike_report.rules_of(game),
+            "positions": summary["positions"], "p_win_seat1": summary["p_win_seat1"],
+            "residual": summary["residual"],
+            "sweep_hits": [float(Fraction(h)) for h in hits], "sweep_hits_exact": hits,
+            "timings": strike_report.timings(time.perf_counter() - start)}
+    emit(data, f"wrote {out}: {summary['positions']} positions; P(seat 1 wins) "
+               f"{summary['p_win_seat1']:.12f}; --hit sweep over {', '.join(hits)}\n"
+               f"manifest: {manifest}", as_json)

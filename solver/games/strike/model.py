@@ -2,7 +2,8 @@
 throws.py.
 
 Dice move between the players' stocks and the arena, so positions repeat; X faces and dice that
-miss the arena leave the game, which is the progress measure (it never decreases). Positions
+miss the arena or are struck out of it leave the game, which is the progress measure (it never
+decreases). Positions
 store the arena up to relabelling (throws.Arena), so positions with the same arena and the same
 number of dice thrown share one `Choices` object, which lets the engine value them in one batch.
 """
@@ -114,6 +115,8 @@ class Strike:
     hit: Fraction = rules.DEFAULT_HIT
     miss: Fraction = rules.DEFAULT_MISS
     scoring: str = "win"
+    fly_out: Fraction = rules.DEFAULT_FLY_OUT
+    empty_arena: str = rules.DEFAULT_EMPTY_ARENA
 
     def __post_init__(self) -> None:
         if self.players not in rules.PLAYERS:
@@ -121,13 +124,17 @@ class Strike:
         if self.dice < rules.MIN_DICE:
             raise InputError(f"each player needs at least 2 dice (one is placed at setup), "
                              f"not {self.dice}")
-        for name, p in (("hit", self.hit), ("miss", self.miss)):
+        for name, p in (("hit", self.hit), ("miss", self.miss), ("fly-out", self.fly_out)):
             if not 0 <= p <= 1:
                 raise InputError(f"--{name} must be a probability between 0 and 1, not {p}")
         if self.scoring not in rules.SCORINGS:
             raise InputError(f"scoring is one of {', '.join(rules.SCORINGS)}, not "
                              f"{self.scoring!r}")
+        if self.empty_arena not in rules.EMPTY_ARENA:
+            raise InputError(f"an emptied arena is read as {' or '.join(rules.EMPTY_ARENA)}, "
+                             f"not {self.empty_arena!r}")
         self.hit, self.miss = Fraction(self.hit), Fraction(self.miss)
+        self.fly_out = Fraction(self.fly_out)
         self.total = self.players * self.dice
         self.layout = Metrics(self.players, self.scoring)
         self._throws: dict[tuple[Arena, int], Throw] = {}
@@ -147,14 +154,15 @@ class Strike:
         return self.layout.objective(position[0])
 
     def progress(self, position: Hashable) -> int:
-        """Dice removed from the game so far: X faces and misses only ever add to it."""
+        """Dice removed from the game so far: X faces, misses and dice struck out of the arena
+        only ever add to it."""
         return self.total - sum(position[1]) - sum(position[2])
 
     def local(self, position: Hashable) -> Choices:
         mover, stocks, arena, phase, _ = position
         if phase == SETUP:
             return self.placements(arena)[0]
-        throw = self.throw(arena, rules.dice_thrown(stocks[mover], arena))
+        throw = self.throw(arena, rules.dice_thrown(stocks[mover], arena, phase == START))
         return throw.mid if phase == MID else throw.start
 
     def successors(self, position: Hashable) -> list[Position | Terminal]:
@@ -162,7 +170,7 @@ class Strike:
         if phase == SETUP:
             return self._placed(position)
         stock = stocks[mover]
-        thrown = rules.dice_thrown(stock, arena)
+        thrown = rules.dice_thrown(stock, arena, phase == START)
         result: list[Position | Terminal] = []
         if phase == MID:
             result.append(self.end_turn(mover, stocks, arena, points))
@@ -170,7 +178,7 @@ class Strike:
             kept = rules.stock_after_throw(stock, thrown, outcome.taken)
             after = _replace(stocks, mover, kept)
             left = (1,) * outcome.left  # the numbers left are all different
-            if rules.turn_ends(outcome.taken, outcome.left, kept):
+            if rules.turn_ends(outcome.taken, outcome.left, kept, self.empty_arena):
                 result.append(self.end_turn(mover, after, left, points))
             else:
                 result.append(Position(mover, after, left, MID, points))
@@ -191,7 +199,7 @@ class Strike:
         """The shared local models of one throw (cached per arena and number of dice)."""
         key = (arena, thrown)
         if key not in self._throws:
-            outcomes = throw_outcomes(arena, thrown, self.hit, self.miss)
+            outcomes = throw_outcomes(arena, thrown, self.hit, self.miss, self.fly_out)
             n = len(outcomes)
             self._throws[key] = Throw(
                 outcomes,
@@ -234,17 +242,17 @@ class Strike:
         return (0,) * self.players if self.scoring == "points" else ()
 
     # ---- positions a user types -----------------------------------------------------------
-    def position(self, numbers: Sequence[int], stocks: Sequence[int], mid_turn: bool
-                 ) -> Position:
-        """A position in play: the mover is seat 1, `stocks` in turn order from the mover, the
+    def position(self, numbers: Sequence[int], stocks: Sequence[int], mid_turn: bool,
+                 mover: int = rules.FIRST) -> Position:
+        """A position in play: `stocks` by seat (seat 0 first), seat `mover` to move, the
         arena's labelled numbers. Eliminated seats (stock 0) went out in seat order (reading
         11): under points scoring, the order they went out in cannot change the mover's
         decision."""
         self.check_numbers(numbers, repeats=False)
-        self._check_stocks(stocks)
-        if mid_turn and not numbers:
+        self._check_stocks(stocks, mover)
+        if mid_turn and not numbers and self.empty_arena == "pass":
             raise InputError("a mid-turn position needs dice in the arena (the turn ends when "
-                             "the arena empties)")
+                             "the arena empties, unless --empty-arena continue)")
         if sum(stocks) + len(numbers) > self.total:
             raise InputError(f"{sum(stocks) + len(numbers)} dice in play, but the game starts "
                              f"with {self.total} ({self.players} x {self.dice})")
@@ -254,14 +262,17 @@ class Strike:
             for seat in (s for s, stock in enumerate(stocks) if not stock):
                 left[seat] = 0
                 points = _replace(points, seat, rules.points_going_out(left))
-        return Position(0, tuple(stocks), canonical(numbers), MID if mid_turn else START, points)
+        return Position(mover, tuple(stocks), canonical(numbers), MID if mid_turn else START,
+                        points)
 
-    def _check_stocks(self, stocks: Sequence[int]) -> None:
+    def _check_stocks(self, stocks: Sequence[int], mover: int) -> None:
         if len(stocks) != self.players:
             raise InputError(f"{len(stocks)} stocks given for {self.players} players")
         if any(s < 0 for s in stocks):
             raise InputError("stocks cannot be negative")
-        if not stocks[0]:
+        if not 0 <= mover < self.players:
+            raise InputError(f"the mover is one of seats 1 to {self.players}, not {mover + 1}")
+        if not stocks[mover]:
             raise InputError("the mover's stock is empty: a player whose turn ends with no dice "
                              "is out, so the mover has at least one die")
         if rules.winner(stocks) is not None:

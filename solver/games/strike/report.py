@@ -6,6 +6,7 @@ maximises minus the points; reports turn them back into points, so lower is bett
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from solver.games.strike.model import (
     Strike,
     placement_options,
 )
+from solver.games.strike.rules import DEFAULT_EDITION
 from solver.games.strike.throws import representative
 from solver.tables import write_manifest, write_table
 
@@ -30,14 +32,18 @@ SWEEP_HITS = tuple(Fraction(n, d) for n, d in
                     (9, 10), (1, 1)))
 
 
-def parameters(game: Strike, edition: int | None = None) -> dict:
-    """The model a result belongs to (docs/rules.md, "Strike", readings 1-9)."""
-    result = {"game": "strike", "players": game.players, "dice": game.dice,
-              "hit": exact_text(game.hit), "miss": exact_text(game.miss),
-              "scoring": game.scoring}
-    if edition is not None:
-        result["edition"] = edition
-    return result
+def rules_of(game: Strike, edition: int = DEFAULT_EDITION) -> dict:
+    """The rules and throw model a result belongs to (docs/rules.md, "Strike")."""
+    return {"game": "strike", "players": game.players, "dice": game.dice, "edition": edition,
+            "hit": float(game.hit), "hit_exact": exact_text(game.hit),
+            "miss": float(game.miss), "miss_exact": exact_text(game.miss),
+            "fly_out": float(game.fly_out), "fly_out_exact": exact_text(game.fly_out),
+            "empty_arena": game.empty_arena, "scoring": game.scoring}
+
+
+def timings(seconds: float) -> dict:
+    """How long a command took (nothing in Strike is cached)."""
+    return {"total": seconds, "cached": False}
 
 
 def seat_values(game: Strike, solution: Solution, position: Position, exact: bool
@@ -84,19 +90,20 @@ def labelled_options(game: Strike, position: Position, numbers: list[int]) -> li
     if position.phase == SETUP:
         arenas = game.placements(position.arena)[1]
         return [(f"place {n}", arenas.index(arena)) for n, arena in placement_options(numbers)]
+    if position.phase == MID:
+        return [("stop", 0), ("throw again", 1)]
     if not position.arena:
         stock = position.stocks[position.mover]
         return [(f"throw all {stock} (the big hit)", 0)]
-    if position.phase == MID:
-        return [("stop", 0), ("throw again", 1)]
     return [("throw", 0)]
 
 
 def best_move(game: Strike, solution: Solution, position: Position, numbers: list[int],
-              exact: bool) -> dict:
-    """The mover's options with their values and regrets, best first; ties in the order the
-    solver breaks them (stop before throwing again; at setup, repeating a number before a new
-    one), then lower numbers first."""
+              exact: bool, edition: int) -> dict:
+    """The position, the mover's options with their values and regrets, best first (ties in
+    the order the solver breaks them: stop before throwing again; at setup, repeating a number
+    before a new one; then lower numbers first), and every seat's value. Seats are numbered as
+    players count them: seat 1 threw first."""
     floats, exacts = option_values(solution, position, exact)
     sign = 1 if game.scoring == "win" else -1
     rows = []
@@ -111,17 +118,18 @@ def best_move(game: Strike, solution: Solution, position: Position, numbers: lis
         if exacts is not None:
             row["value_exact"] = exact_text(sign * order)
             row["regret_exact"] = exact_text(best - order)
-    report = {**parameters(game), "seat": position.mover + 1,
-              "arena": numbers, "stocks": list(position.stocks),
-              "phase": PHASE_NAMES[position.phase],
-              "big_hit": position.phase == START and not position.arena,
+    report = {"rules": rules_of(game, edition),
+              "position": {"mover": position.mover + 1, "arena": numbers,
+                           "stocks": list(position.stocks),
+                           "phase": PHASE_NAMES[position.phase],
+                           "big_hit": position.phase == START and not position.arena},
               "objective": "P(win)" if game.scoring == "win" else "expected points (lower wins)",
-              "best": rows[0][3]["option"], "value": rows[0][3]["value"],
-              "options": [r[3] for r in rows],
-              "seats": seat_values(game, solution, position, exact)}
+              "best": rows[0][3]["option"], "value": rows[0][3]["value"]}
     if exacts is not None:
         report["value_exact"] = rows[0][3]["value_exact"]
-    return report
+    return report | {"options": [r[3] for r in rows],
+                     "seats": seat_values(game, solution, position, exact),
+                     "timings": timings(solution.seconds["total"])}
 
 
 def placement_line(game: Strike, solution: Solution) -> list[dict]:
@@ -154,10 +162,11 @@ def second_placement(game: Strike, solution: Solution) -> tuple[float, float]:
 
 def game_summary(game: Strike, solution: Solution, exact: bool, edition: int) -> dict:
     """Each seat's value at the start (after optimal placements) and how the solve went."""
-    return {**parameters(game, edition), "seats": seat_values(game, solution, game.start(), exact),
+    return {"rules": rules_of(game, edition),
+            "seats": seat_values(game, solution, game.start(), exact),
             "placements": placement_line(game, solution), "residual": solution.residual,
             "positions": solution.graph.size, "components": solution.components,
-            "iterations": solution.iterations, "seconds": solution.seconds}
+            "iterations": solution.iterations, "timings": timings(solution.seconds["total"])}
 
 
 def _policy_rows(game: Strike, solution: Solution) -> list[tuple]:
@@ -185,7 +194,7 @@ def write_tables(out: Path, command: str, game: Strike | None = None,
                  hits: tuple[Fraction, ...] = SWEEP_HITS) -> tuple[Path, dict]:
     """tables/strike: the throw-again/stop policy and P(win) of every position (2 players,
     default model unless `game`, played for P(win), says otherwise) and the value at the start
-    for each of `hits`."""
+    for each of `hits` (the rest of the model as `game`'s)."""
     game = Strike() if game is None else game
     solution = solve(game, game.start())
     seats = range(1, game.players + 1)
@@ -195,7 +204,7 @@ def write_tables(out: Path, command: str, game: Strike | None = None,
     files = write_table(out, "policy", header, _policy_rows(game, solution))
     sweep = []
     for hit in hits:
-        swept = Strike(game.players, game.dice, hit, game.miss)
+        swept = replace(game, hit=hit)
         result = solve(swept, swept.start())
         same, different = second_placement(swept, result)
         first = result.values(swept.start())[swept.layout.win(0)]
@@ -208,5 +217,5 @@ def write_tables(out: Path, command: str, game: Strike | None = None,
                "p_win_seat1": float(solution.values(game.start())[game.layout.win(0)]),
                "residual": solution.residual,
                "sweep_hits": [exact_text(h) for h in hits]}
-    return write_manifest(out, files, command, parameters(game), summary), summary
+    return write_manifest(out, files, command, rules_of(game), summary), summary
 

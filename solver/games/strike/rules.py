@@ -27,6 +27,9 @@ MIN_DICE = PLACED + 1  # a die to place and one to throw
 FIRST = 0  # reading 3: the eldest player places first and throws first
 DEFAULT_HIT = Fraction(1, 2)  # reading 4: the throw model's parameters
 DEFAULT_MISS = Fraction(0)
+DEFAULT_FLY_OUT = Fraction(0)  # reading 4b: a struck arena die never leaves the arena
+EMPTY_ARENA = ("pass", "continue")  # reading 6b: an arena emptied without a match
+DEFAULT_EMPTY_ARENA = "pass"
 SCORINGS = ("win", "points")  # reading 8: play to win, or for the fewest points
 
 
@@ -51,17 +54,21 @@ def next_placer(seat: int, players: int) -> int | None:
     return seat + 1 if seat + 1 < players else None
 
 
-def dice_thrown(stock: int, arena: Sequence[int]) -> int:
-    """Reading 6: into an empty arena the whole stock (the big hit), else one die."""
-    return stock if not arena else 1
+def dice_thrown(stock: int, arena: Sequence[int], first: bool = True) -> int:
+    """Reading 6: the first throw of a turn into an empty arena is the whole stock (the big
+    hit); any other throw is one die (reading 6b: a later throw into an arena the thrower
+    emptied, under --empty-arena continue)."""
+    return stock if first and not arena else 1
 
 
-def thrown_into(arena: Sequence[int], struck: Sequence[bool], landed: Sequence[bool],
-                faces: Sequence[int]) -> list[int]:
-    """Reading 4: the faces showing once a throw settles. `faces` holds a fresh face for each
-    arena die, then for each thrown die: a struck arena die shows it (an unstruck one keeps its
-    number); a thrown die that landed shows it (one that missed has left the game)."""
-    shown = [face if hit else number for number, hit, face in zip(arena, struck, faces)]
+def thrown_into(arena: Sequence[int], struck: Sequence[bool], flew: Sequence[bool],
+                landed: Sequence[bool], faces: Sequence[int]) -> list[int]:
+    """Readings 4 and 4b: the faces showing once a throw settles. `faces` holds a fresh face for
+    each arena die, then for each thrown die: a struck arena die shows it (an unstruck one keeps
+    its number) unless it flew out of the arena (`flew`, only ever of a struck die), which has
+    left the game; a thrown die that landed shows it (one that missed has left the game)."""
+    shown = [face if hit else number
+             for number, hit, gone, face in zip(arena, struck, flew, faces) if not gone]
     return shown + [face for lands, face in zip(landed, faces[len(arena):]) if lands]
 
 
@@ -88,10 +95,13 @@ def stock_after_throw(stock: int, thrown: int, taken: int) -> int:
     return stock - thrown + taken
 
 
-def turn_ends(taken: int, left: int, stock: int) -> bool:
-    """Readings 5, 6 and 7: a match ends the turn, so does an empty arena (the big hit passes
-    on) and an empty stock; otherwise the thrower may throw again or stop."""
-    return bool(taken or not left or not stock)
+def turn_ends(taken: int, left: int, stock: int, empty_arena: str = DEFAULT_EMPTY_ARENA
+              ) -> bool:
+    """Readings 5, 6, 6b and 7: a match ends the turn, so does an empty stock, and an empty
+    arena (the big hit passes on) unless `empty_arena` is "continue"; otherwise the thrower may
+    throw again or stop."""
+    emptied = not left and empty_arena == "pass"
+    return bool(taken or emptied or not stock)
 
 
 def still_in(stocks: Sequence[int]) -> list[int]:

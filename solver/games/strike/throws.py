@@ -1,5 +1,5 @@
-"""The arena up to relabelling, and the exact distribution of a throw into it (readings 4 and 5
-of docs/rules.md, "Strike", counted rather than played).
+"""The arena up to relabelling, and the exact distribution of a throw into it (readings 4, 4b and
+5 of docs/rules.md, "Strike", counted rather than played).
 
 The five numbers of a die are exchangeable (each 1/6, treated alike by every rule), so the model
 stores an arena up to relabelling: the sizes of its groups of equal numbers, largest first.
@@ -25,7 +25,8 @@ Arena = tuple[int, ...]  # sizes of the groups of equal numbers, largest first
 
 class Outcome(NamedTuple):
     """One result of a throw: numbers left showing once, dice taken by the thrower (all dice
-    showing a number two or more dice show), dice removed (X faces and misses), probability."""
+    showing a number two or more dice show), dice removed (X faces, misses and dice struck out of
+    the arena), probability."""
 
     left: int
     taken: int
@@ -72,29 +73,36 @@ def _binomial(n: int, k: int, p: Fraction) -> Fraction:
     return comb(n, k) * p ** k * (1 - p) ** (n - k)
 
 
-def _strike_patterns(arena: Arena, hit: Fraction) -> dict[tuple[Arena, int], Fraction]:
-    """(dice left unstruck per group, dice struck) -> probability: each arena die is struck
-    independently with probability `hit` (reading 4)."""
-    patterns: dict[tuple[Arena, int], Fraction] = {((), 0): Fraction(1)}
+def _strike_patterns(arena: Arena, hit: Fraction, fly_out: Fraction
+                     ) -> dict[tuple[Arena, int, int], Fraction]:
+    """(dice left unstruck per group, dice struck and rolled again, dice struck out of the
+    arena) -> probability: each arena die is struck independently with probability `hit`
+    (reading 4), and a struck die flies out of the arena with probability `fly_out` (reading
+    4b)."""
+    patterns: dict[tuple[Arena, int, int], Fraction] = {((), 0, 0): Fraction(1)}
     for size in arena:
-        following: dict[tuple[Arena, int], Fraction] = defaultdict(Fraction)
-        for (kept, struck), p in patterns.items():
+        following: dict[tuple[Arena, int, int], Fraction] = defaultdict(Fraction)
+        for (kept, rolled, flown), p in patterns.items():
             for stay in range(size + 1):
                 q = _binomial(size, stay, 1 - hit)
-                if q:
-                    following[((*kept, stay), struck + size - stay)] += p * q
+                for out in range(size - stay + 1):
+                    r = q * _binomial(size - stay, out, fly_out)
+                    if r:
+                        following[((*kept, stay), rolled + size - stay - out, flown + out)] += \
+                            p * r
         patterns = following
     return patterns
 
 
 @cache
-def throw_outcomes(arena: Arena, thrown: int, hit: Fraction, miss: Fraction
-                   ) -> tuple[Outcome, ...]:
-    """Exact distribution of a throw of `thrown` dice into `arena` (readings 4 and 5): the hit
-    patterns (how many dice of each group are struck) times the thrown dice that land, times the
-    faces of every struck or landed die. Sorted by (left, taken, removed)."""
+def throw_outcomes(arena: Arena, thrown: int, hit: Fraction, miss: Fraction,
+                   fly_out: Fraction = Fraction(0)) -> tuple[Outcome, ...]:
+    """Exact distribution of a throw of `thrown` dice into `arena` (readings 4, 4b and 5): the
+    hit patterns (how many dice of each group are struck, how many of those fly out) times the
+    thrown dice that land, times the faces of every die rolled in the arena. Sorted by (left,
+    taken, removed)."""
     total: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
-    for (kept, struck), p_strike in _strike_patterns(arena, hit).items():
+    for (kept, struck, flown), p_strike in _strike_patterns(arena, hit, fly_out).items():
         for landed in range(thrown + 1):
             p_land = _binomial(thrown, landed, 1 - miss)
             if not p_land:
@@ -102,5 +110,5 @@ def throw_outcomes(arena: Arena, thrown: int, hit: Fraction, miss: Fraction
             rolled = struck + landed
             scale = p_strike * p_land / FACES ** rolled
             for (left, taken, xs), ways in _faces(kept, rolled).items():
-                total[(left, taken, xs + thrown - landed)] += scale * ways
+                total[(left, taken, xs + thrown - landed + flown)] += scale * ways
     return tuple(Outcome(*key, p) for key, p in sorted(total.items()) if p)

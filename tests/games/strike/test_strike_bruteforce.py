@@ -2,8 +2,11 @@
 
 The brute force shares nothing with solver/games/strike/ but the rulebook: the arena holds
 labelled numbers (not groups up to relabelling), the players still in are an explicit set, and a
-throw is enumerated as ordered outcomes (for each arena die in order: left alone or struck and
-showing each face; for each thrown die: missed or landed on each face), with exact Fractions.
+throw is enumerated as ordered outcomes (for each arena die in order: left alone, struck out of
+the arena, or struck and showing each face; for each thrown die: missed or landed on each face),
+with exact Fractions. Both readings of an arena emptied without a match (docs/rules.md, reading
+6b) are written here on their own: "pass" ends the turn, "continue" lets the thrower throw one
+more die into the empty arena or stop.
 
 Checks: plain float value iteration agrees with the engine's float values at every position;
 the engine's exact values satisfy the brute force's Bellman equations exactly (the mover's
@@ -35,13 +38,18 @@ Explicit = tuple[int, tuple[int, ...], tuple[int, ...], str, frozenset, tuple[in
 
 
 @cache
-def ordered_throws(arena: tuple[int, ...], thrown: int, hit: Fraction, miss: Fraction
+def ordered_throws(arena: tuple[int, ...], thrown: int, hit: Fraction, miss: Fraction,
+                   fly_out: Fraction = Fraction(0)
                    ) -> dict[tuple[tuple[int, ...], int, int], Fraction]:
     """(numbers left showing once, dice taken, dice removed) -> probability, summed over every
     ordered outcome of the throw. Weights are integers over the common denominator
-    (6 * hit.denominator) ** arena dice * (6 * miss.denominator) ** thrown dice."""
-    arena_die = [("stay", 6 * (hit.denominator - hit.numerator))] + \
-        [(f, hit.numerator) for f in FACES]
+    (6 * hit.denominator * fly_out.denominator) ** arena dice * (6 * miss.denominator) ** thrown
+    dice: an arena die stays (1 - hit), flies out (hit * fly_out) or is struck and shows a
+    face (hit * (1 - fly_out) / 6)."""
+    h, f = hit, fly_out
+    arena_die = [("stay", 6 * (h.denominator - h.numerator) * f.denominator),
+                 ("out", 6 * h.numerator * f.numerator)] + \
+        [(face, h.numerator * (f.denominator - f.numerator)) for face in FACES]
     thrown_die = [("miss", 6 * miss.numerator)] + \
         [(f, miss.denominator - miss.numerator) for f in FACES]
     weights: dict[tuple[tuple[int, ...], int, int], int] = defaultdict(int)
@@ -55,7 +63,7 @@ def ordered_throws(arena: tuple[int, ...], thrown: int, hit: Fraction, miss: Fra
         for k, (face, _) in enumerate(outcome):
             if face == "stay":
                 showing.append(arena[k])
-            elif face == "miss" or face == X:
+            elif face in ("miss", "out", X):
                 removed += 1
             else:
                 showing.append(face)
@@ -64,7 +72,7 @@ def ordered_throws(arena: tuple[int, ...], thrown: int, hit: Fraction, miss: Fra
         left = tuple(sorted(n for n, c in count.items() if c == 1))
         assert len(arena) + thrown == len(left) + taken + removed  # conservation
         weights[(left, taken, removed)] += weight
-    total = (6 * hit.denominator) ** len(arena) * (6 * miss.denominator) ** thrown
+    total = (6 * h.denominator * f.denominator) ** len(arena) * (6 * miss.denominator) ** thrown
     assert sum(weights.values()) == total
     return {key: Fraction(w, total) for key, w in weights.items()}
 
@@ -73,9 +81,10 @@ class BruteForce:
     """Strike over explicit positions, written from the rulebook and docs/rules.md ("Strike")."""
 
     def __init__(self, players: int, dice: int, hit: Fraction, miss: Fraction,
-                 scoring: str = "win") -> None:
+                 scoring: str = "win", fly_out: Fraction = Fraction(0),
+                 empty_arena: str = "pass") -> None:
         self.players, self.dice, self.hit, self.miss = players, dice, hit, miss
-        self.scoring = scoring
+        self.scoring, self.fly_out, self.empty_arena = scoring, fly_out, empty_arena
         self.metrics = players * (2 if scoring == "points" else 1)
         self.edges: dict[Explicit, list[list[tuple[Explicit | tuple, Fraction]]]] = {}
         start = (0, (dice,) * players, (), "setup", frozenset(range(players)),
@@ -126,12 +135,14 @@ class BruteForce:
                                        Fraction(1))])
             return following
         stock = stocks[mover]
-        thrown = 1 if arena else stock
+        thrown = stock if phase == "start" and not arena else 1  # the big hit starts a turn
         throw = []
-        for (left, taken, _), p in ordered_throws(arena, thrown, self.hit, self.miss).items():
+        for (left, taken, _), p in ordered_throws(arena, thrown, self.hit, self.miss,
+                                                  self.fly_out).items():
             kept = stock - thrown + taken
             after = tuple(kept if seat == mover else s for seat, s in enumerate(stocks))
-            if taken > 0 or not left or kept == 0:
+            emptied = not left and self.empty_arena == "pass"
+            if taken > 0 or emptied or kept == 0:
                 throw.append((self.after_turn(mover, after, left, still_in, points), p))
             else:
                 throw.append(((mover, after, left, "mid", still_in, points), p))
@@ -189,21 +200,25 @@ def engine_value(solution: Solution, game: Strike, target, exact: bool) -> list:
     return solution.exact_values(key) if exact else list(solution.values(key))
 
 
-CASES = [  # (players, dice, hit, miss, scoring)
-    (2, 2, Fraction(1, 2), Fraction(0), "win"),
-    (2, 3, Fraction(1, 2), Fraction(0), "win"),
-    (2, 3, Fraction(1, 3), Fraction(1, 4), "win"),
-    (2, 3, Fraction(1), Fraction(1, 10), "points"),
-    (3, 2, Fraction(1, 2), Fraction(0), "points"),
+ZERO = Fraction(0)
+CASES = [  # (players, dice, hit, miss, scoring, fly-out, emptied arena)
+    (2, 2, Fraction(1, 2), ZERO, "win", ZERO, "pass"),
+    (2, 3, Fraction(1, 2), ZERO, "win", ZERO, "pass"),
+    (2, 3, Fraction(1, 3), Fraction(1, 4), "win", ZERO, "pass"),
+    (2, 3, Fraction(1), Fraction(1, 10), "points", ZERO, "pass"),
+    (3, 2, Fraction(1, 2), ZERO, "points", ZERO, "pass"),
+    (2, 3, Fraction(1, 2), ZERO, "win", Fraction(1, 3), "pass"),
+    (2, 3, Fraction(1, 2), Fraction(1, 4), "win", ZERO, "continue"),
+    (2, 3, Fraction(2, 3), Fraction(1, 5), "win", Fraction(1, 4), "continue"),
+    (3, 2, Fraction(1, 2), ZERO, "points", Fraction(1, 2), "continue"),
 ]
+CONTINUE = [c for c in CASES if c[-1] == "continue"]
 
 
 @cache
-def solved(players: int, dice: int, hit: Fraction, miss: Fraction, scoring: str
-           ) -> tuple[Strike, Solution, BruteForce]:
-    game = Strike(players, dice, hit, miss, scoring)
-    return game, solve(game, game.start(), exact=True), BruteForce(players, dice, hit, miss,
-                                                                   scoring)
+def solved(*case) -> tuple[Strike, Solution, BruteForce]:
+    game = Strike(*case)
+    return game, solve(game, game.start(), exact=True), BruteForce(*case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
@@ -244,7 +259,23 @@ def test_players_still_in_are_the_seats_with_dice(case) -> None:
             assert mover in still_in
 
 
-def test_the_engine_explores_no_position_the_brute_force_lacks() -> None:
-    game, solution, brute = solved(*CASES[1])
+@pytest.mark.parametrize("case", [CASES[1], *CONTINUE], ids=lambda c: "-".join(map(str, c)))
+def test_the_engine_explores_no_position_the_brute_force_lacks(case) -> None:
+    game, solution, brute = solved(*case)
     keys = {engine_key(game, p) for p in brute.edges}
     assert set(solution.graph.positions) == keys
+
+
+@pytest.mark.parametrize("case", CONTINUE, ids=lambda c: "-".join(map(str, c)))
+def test_under_continue_a_thrower_may_go_on_in_an_empty_arena(case) -> None:
+    """Reading 6b, "continue": positions mid-turn with an empty arena exist, in the brute force
+    and (the test above) in the engine; there the thrower throws one die, never the big hit,
+    and stopping passes the big hit on."""
+    game, solution, brute = solved(*case)
+    empty = [p for p in brute.edges if p[3] == "mid" and not p[2]]
+    assert empty
+    for position in empty:
+        stop, throw = brute.edges[position]
+        assert stop[0][0][3] == "start" and not stop[0][0][2]
+        assert all(len(target[2]) <= 1 for target, _ in throw if target[0] != "end")
+        assert engine_key(game, position) in solution.graph.index

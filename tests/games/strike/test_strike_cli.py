@@ -18,7 +18,7 @@ from test_strike_bruteforce import BruteForce
 
 from solver.cli import cli
 from solver.games.strike.model import Strike
-from solver.games.strike.report import write_tables
+from solver.games.strike.report import rules_of, write_tables
 
 
 def invoke(*args: str) -> dict:
@@ -56,7 +56,27 @@ def test_best_move_values_and_regrets() -> None:
     for option in report["options"]:
         assert option["regret"] == pytest.approx(report["value"] - option["value"], abs=1e-15)
     assert report["seats"][0]["value"] == pytest.approx(report["value"], abs=1e-12)
-    assert report["stocks"] == [3, 6] and report["arena"] == [2, 4, 5]
+    assert report["position"] == {"mover": 1, "arena": [2, 4, 5], "stocks": [3, 6],
+                                  "phase": "mid-turn", "big_hit": False}
+    assert report["rules"]["hit_exact"] == "1/2" and report["rules"]["empty_arena"] == "pass"
+
+
+def test_best_move_names_real_seats() -> None:
+    """Seat 2 to move with stocks 6, 3 is seat 1 to move with 3, 6, seats swapped: the report
+    keeps the seats as players count them."""
+    first = invoke("best-move", "--arena", "2,4,5", "--stocks", "3,6", "--mid-turn", "--json")
+    second = invoke("best-move", "--arena", "2,4,5", "--stocks", "6,3", "--mover", "2",
+                    "--mid-turn", "--json")
+    assert second["position"]["mover"] == 2 and second["position"]["stocks"] == [6, 3]
+    assert [s["seat"] for s in second["seats"]] == [1, 2]
+    assert [o["option"] for o in second["options"]] == [o["option"] for o in first["options"]]
+    assert [o["value"] for o in second["options"]] == \
+        pytest.approx([o["value"] for o in first["options"]], abs=1e-12)
+    assert [s["p_win"] for s in second["seats"]] == \
+        pytest.approx([s["p_win"] for s in first["seats"]][::-1], abs=1e-12)
+    three = invoke("best-move", "--arena", "1", "--stocks", "0,2,3", "--mover", "3", "--dice",
+                   "3", "--json")
+    assert three["position"]["mover"] == 3 and three["seats"][0]["p_win"] == 0
 
 
 def test_best_move_is_the_same_for_any_labels() -> None:
@@ -84,7 +104,7 @@ def test_setup_best_move_agrees_with_the_game() -> None:
 
 def test_big_hit_best_move() -> None:
     report = invoke("best-move", "--stocks", "2,5", "--json")
-    assert report["big_hit"] and [o["option"] for o in report["options"]] == \
+    assert report["position"]["big_hit"] and [o["option"] for o in report["options"]] == \
         ["throw all 2 (the big hit)"]
 
 
@@ -108,6 +128,24 @@ def test_big_hit_best_move() -> None:
     ["best-move", "--setup", "--arena", "1,2,3"],
     ["best-move", "--setup", "--stocks", "3,3"],
     ["best-move", "--stocks", "3,6", "--players", "3"],
+    ["best-move", "--stocks", "3,6", "--mover", "3"],
+    ["best-move", "--stocks", "0,6", "--mover", "1"],
+    ["best-move", "--stocks", "3,6", "--mover", "0"],
+    ["best-move", "--setup", "--mover", "2"],
+    ["best-move", "--stocks", "3,6,2,2,2,2"],
+    ["best-move", "--stocks", ""],
+    ["best-move", "--stocks", "3,99999999999999999999"],
+    ["best-move", "--arena", "1," * 5000, "--stocks", "3,6"],
+    ["best-move", "--arena", "99999999999999999999", "--stocks", "3,6"],
+    ["best-move", "--stocks", "3,6", "--players", "9"],
+    ["game", "--dice", "99999999999999999999"],
+    ["game", "--players", "3", "--dice", "11"],
+    ["game", "--fly-out", "2"],
+    ["game", "--fly-out", "nan"],
+    ["game", "--empty-arena", "stop"],
+    ["table", "--out", "/nonexistent-folder/strike"],
+    ["table", "--out", "pyproject.toml"],
+    ["table", "--fly-out", "-1"],
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     result = run_cli("strike", *args)
@@ -120,7 +158,7 @@ def test_output_is_the_same_under_any_hash_seed() -> None:
     args = ("strike", "game", "--players", "3", "--dice", "2", "--scoring", "points", "--json")
     runs = [json.loads(run_cli(*args, seed=seed).stdout) for seed in ("0", "12345")]
     for run in runs:
-        del run["seconds"]
+        del run["timings"]
     assert runs[0] == runs[1]
 
 
@@ -144,7 +182,6 @@ def test_tables_are_deterministic_and_hashed(tmp_path: Path) -> None:
 def test_committed_tables_match_their_manifest() -> None:
     directory = ROOT / "tables" / "strike"
     manifest = json.loads((directory / "manifest.json").read_text())
-    assert manifest["parameters"] == {"game": "strike", "players": 2, "dice": 9, "hit": "1/2",
-                                      "miss": "0", "scoring": "win"}
+    assert manifest["parameters"] == rules_of(Strike())
     for name, entry in manifest["files"].items():
         assert hashlib.sha256((directory / name).read_bytes()).hexdigest() == entry["sha256"]

@@ -84,21 +84,28 @@ def test_a_die_that_misses_leaves_the_game() -> None:
 
 
 @pytest.mark.parametrize(("arena", "thrown"), [((3,), 1), ((1, 2, 5), 1), ((4, 4), 1), ((), 3)])
-def test_the_simulators_throw_is_the_models(arena: tuple[int, ...], thrown: int) -> None:
+@pytest.mark.parametrize("fly_out", [Fraction(0), Fraction(1, 5)])
+def test_the_simulators_throw_is_the_models(arena: tuple[int, ...], thrown: int,
+                                            fly_out: Fraction) -> None:
     """Every draw of the simulator's throw (rules.thrown_into, then rules.resolve on labelled
-    dice), weighted by the throw model, adds up to the model's exact distribution."""
+    dice), weighted by the throw model, adds up to the model's exact distribution: an arena die
+    stays (1 - hit), is struck out of the arena (hit x fly-out) or struck and rolled."""
     hit, miss = Fraction(1, 3), Fraction(1, 4)
+    fates = {"stays": 1 - hit, "flies out": hit * fly_out, "rolled": hit * (1 - fly_out)}
     dice = len(arena) + thrown
     got: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
-    for struck in product((False, True), repeat=len(arena)):
+    for fate in product(fates, repeat=len(arena)):
+        struck = [f != "stays" for f in fate]
+        flew = [f == "flies out" for f in fate]
         for landed in product((False, True), repeat=thrown):
-            p = prod(hit if s else 1 - hit for s in struck) * \
+            p = prod(fates[f] for f in fate) * \
                 prod(1 - miss if lands else miss for lands in landed) / 6 ** dice
             for faces in product(range(1, 7), repeat=dice):
-                left, taken = resolve(thrown_into(arena, struck, landed, faces))
+                left, taken = resolve(thrown_into(arena, struck, flew, landed, faces))
                 got[(len(left), taken, dice - len(left) - taken)] += p
-    expected = throw_outcomes(canonical(arena), thrown, hit, miss)
-    assert got == {(o.left, o.taken, o.removed): o.probability for o in expected}
+    expected = throw_outcomes(canonical(arena), thrown, hit, miss, fly_out)
+    assert {key: p for key, p in got.items() if p} == \
+        {(o.left, o.taken, o.removed): o.probability for o in expected}
 
 
 # ---- the solved game ----------------------------------------------------------------------
