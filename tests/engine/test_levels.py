@@ -248,5 +248,6 @@ def test_progress_without_a_terminal_is_a_line_every_30_seconds() -> None:
     lines(levels.Status(10, 10, 100, 100, 0, 0, 70))
     printed = stream.getvalue().splitlines()
     assert len(printed) == 4  # at 1 s, 31 s, 62 s, and the end
-    assert printed[1] == "race: levels 5/10, positions 50/100, 2 positions/s, 31 s left"
+    # 40 positions in the 30 s since the first line: 1.3 a second, 38 s for the 50 left
+    assert printed[1] == "race: levels 5/10, positions 50/100, 1 positions/s, 38 s left"
     assert printed[-1].startswith("race: levels 10/10, positions 100/100")

@@ -1,0 +1,116 @@
+"""Time the level-by-level engine: `python benchmarks/bench_levels.py [--quick] [--sixty]`.
+
+Each solve runs in its own process (no cache, no checkpoint), so its time and peak memory are its
+own. Rows: the two-player Dalek Dice race up to 60 (target <= 30 s and <= 1 GB at 60; its values
+are compared with tables/dalek_dice/race_2p_60, which the cyclic engine wrote), the three-player
+race at rising targets (the cost curve; `--sixty` adds the race to 60: target <= 60 min and
+<= 12 GB). Columns: reachable positions, wall and CPU seconds, peak memory, the bytes per
+position the solve holds beyond its values, turn passes per position (backward, forward), the
+CPU cost per position, and the first seat's value.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from solver.formatting import table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SOLVE = """
+import csv, json, resource, sys, time
+import numpy as np
+from solver.engine import levels
+from solver.games.dalek.levels import LevelRace
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
+players, target, table = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+race = DalekRace(compile_turn(parse_rules(), use_cache=False), players, target)
+game = LevelRace(race)
+game.turn.respond(np.zeros((2 * levels.TILE, game.turn.n_results)), True)  # compile, allocate
+page = resource.getpagesize()
+with open("/proc/self/statm") as statm:
+    before = int(statm.read().split()[1]) * page
+start, cpu = time.perf_counter(), time.process_time()
+solution = levels.solve(game)
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+total = solution.total
+result = {"seconds": seconds, "cpu": cpu, "positions": total.positions, "size": game.size,
+          "beyond": (peak - before - solution.values.nbytes) / game.size,
+          "backward": total.backward / total.positions,
+          "forward": total.forward / total.positions,
+          "first": float(solution.values[0, game.start()]), "residual": total.residual}
+if table != "-":
+    worst, metric = 0.0, race.metric
+    with open(table) as handle:
+        for row in csv.DictReader(handle):
+            scores = np.array([[int(row[f"score_{s + 1}"]) for s in range(players)]])
+            mover = int(row["mover"]) - 1
+            number = game.encode(scores, np.array([mover]))[0]
+            got = solution.values[[metric.value(mover), metric.win(mover)], number]
+            want = np.array([float(row["value"]), float(row["p_win"])])
+            worst = max(worst, float(np.abs(got - want).max()))
+    result["table_difference"] = worst
+print(json.dumps(result))
+"""
+
+TABLE = ROOT / "tables" / "dalek_dice" / "race_2p_60" / "race_positions.csv"
+
+
+def run(players: int, target: int) -> tuple[dict | None, float]:
+    """(printed JSON or None, peak memory in MB) of one solve in a child process."""
+    table_path = str(TABLE) if (players, target) == (2, 60) else "-"
+    child = subprocess.Popen([sys.executable, "-c", SOLVE, str(players), str(target),
+                              table_path], stdout=subprocess.PIPE, cwd=ROOT)
+    out = child.stdout.read()
+    _, _, usage = os.wait4(child.pid, 0)
+    try:
+        return json.loads(out), usage.ru_maxrss / 1024
+    except ValueError:
+        return None, usage.ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="only the small solves")
+    parser.add_argument("--sixty", action="store_true", help="add 3 players to 60 (long)")
+    options = parser.parse_args()
+    cases = [(2, t, "<= 30 s, 1 GB" if t == 60 else "") for t in
+             ([20, 40] if options.quick else [20, 40, 60])]
+    cases += [(3, t, "") for t in ([12] if options.quick else [12, 24, 30, 40])]
+    if options.sixty:
+        cases.append((3, 60, "<= 60 min, 12 GB"))
+    header = ["players", "target", "positions", "seconds", "CPU s", "peak MB", "bytes/pos",
+              "B/pos", "F/pos", "CPU ms/pos", "seat 1 value", "residual", "target"]
+    rows, notes = [], []
+    for players, target, goal in cases:
+        data, memory = run(players, target)
+        if data is None:
+            rows.append((players, target, "failed", "", "", f"{memory:.0f}", "", "", "", "", "",
+                         "", goal))
+        else:
+            rows.append((players, target, data["positions"], f"{data['seconds']:.1f}",
+                         f"{data['cpu']:.1f}", f"{memory:.0f}", f"{data['beyond']:.0f}",
+                         f"{data['backward']:.2f}", f"{data['forward']:.2f}",
+                         f"{1e3 * data['cpu'] / data['positions']:.2f}", f"{data['first']:.10f}",
+                         f"{data['residual']:.1e}", goal))
+            if "table_difference" in data:
+                notes.append(f"2 players to 60 against {TABLE.relative_to(ROOT)}: largest "
+                             f"difference {data['table_difference']:.1e} (value, p_win)")
+        print(table(header, rows[-1:]).splitlines()[-1], flush=True)
+    print()
+    print(table(header, rows))
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for note in notes:
+        print(note)
+
+
+if __name__ == "__main__":
+    main()
