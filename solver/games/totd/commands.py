@@ -101,6 +101,7 @@ def _probability_lines(result: dict, exact: bool, labels: dict[str, str]) -> lis
 
 
 SUCCESS = {"p_success": "P(Challenge met), optimal play"}
+TEXT_TOP = 8  # options best-move lists for people unless --top says otherwise
 
 
 def first_roll_label(adventure: Adventure) -> str:
@@ -147,19 +148,25 @@ def chance(need, dice_file, printed_faces, pool, sonic, rerolls, changes, exact,
               help=f'The dice on the table, e.g. "black:Science black:Cunning blue:Science" '
                    f'(1 to {POOL_LIMIT} dice).')
 @tool_options
+@click.option("--top", type=click.IntRange(1, None), default=None,
+              help=f"How many options to list (default: {TEXT_TOP} in text, all in JSON).")
 @exact_option
 @force_option
 @json_option
-def best_move(need, dice_file, printed_faces, showing, sonic, rerolls, changes, exact, force,
+def best_move(need, dice_file, printed_faces, showing, sonic, rerolls, changes, top, exact, force,
               as_json) -> None:
-    """Every option from the dice showing, with the tools left: its probability and regret."""
+    """The best next action and its chance in one line, then every option from the dice
+    showing, with the tools left: its probability and regret."""
     start = time.perf_counter()
     game = load_game(dice_file)
     pool, counts = parse_showing(game, showing)
     adventure = solo_adventure(game, need, pool, sonic, rerolls, changes, printed_faces)
     report = finish(totd_report.best_move(adventure, (counts,), exact, force),
                     rules_of(dice_file, printed_faces), start)
-    lines = [f"Challenge {need_text(game, adventure.need)}; showing "
+    every = len(report["options"])
+    report["options"] = report["options"][:top or (None if as_json else TEXT_TOP)]
+    lines = [report["verdict"], "",
+             f"Challenge {need_text(game, adventure.need)}; showing "
              f"{' '.join(report['showing'])}",
              f"tools left: {adventure.doctors[0].tools.text(game)}",
              *_probability_lines(report, exact, SUCCESS)]
@@ -168,7 +175,9 @@ def best_move(need, dice_file, printed_faces, showing, sonic, rerolls, changes, 
             + ((o["p_success_exact"],) if exact else ())
             for i, o in enumerate(report["options"])]
     headers = ["#", "action", "tool", "dice", "P(met)", "regret"] + (["exact"] if exact else [])
-    emit(report, "\n".join([*lines, "", table(headers, rows)]), as_json)
+    more = every - len(rows)
+    note = [f"({more} more option{'s' * (more > 1)}: --top {every} lists them)"] if more else []
+    emit(report, "\n".join([*lines, "", table(headers, rows), *note]), as_json)
 
 
 def _dice_text(option: dict, met: bool) -> str:

@@ -135,6 +135,7 @@ def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], 
             row["regret_exact"] = exact_text(best - row[rank])
             row[rank] = exact_text(row[rank])
     return describe(adventure) | {
+        "verdict": verdict(rows[0], changes is not None),
         "showing": [f"{colour}:{face}" for counts in showing for colour, die, n in
                     zip(adventure.game.colours, adventure.game.dice, counts)
                     for face, k in zip(die.faces, n) for _ in range(k)],
@@ -142,6 +143,43 @@ def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], 
         "p_success": rows[0]["p_success"],
     } | ({"p_success_exact": rows[0]["p_success_exact"]} if exact else {}) | {
         "best": rows[0], "options": rows}
+
+
+def verdict(best: dict, met: bool) -> str:
+    """The best option as one sentence a player can act on: what to do, and the chance."""
+    chance = f"{percent(best['p_success'])} to meet the Challenge"
+    dice = dice_words(best["dice"])
+    if best["action"] == "stop" and met:
+        changes = best["changes"]
+        return "Stop: the Challenge is met" + (f" once you change {', '.join(changes)}"
+                                               if changes else "") + "."
+    if best["action"] == "stop":
+        return "Stop: nothing left can meet the Challenge (0%)."
+    if best["action"] == "discard a Black die":
+        return f"Discard a Black die and roll the other {len(best['dice'])} dice: {chance}."
+    if best["action"] == "Sonic re-roll":
+        return f"Spend {best['tool']} to re-roll {dice}: {chance}."
+    return f"Re-roll {dice} with the re-roll icon \"{best['tool']}\": {chance}."
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage with the fewest decimals that keep it off 0% and 100%
+    unless it is exactly that."""
+    if p in (0, 1):
+        return f"{p:.0%}"
+    for digits in range(1, 10):
+        text = f"{p:.{digits}%}"
+        if text not in (f"{0:.{digits}%}", f"{1:.{digits}%}"):
+            return text
+    return f"{p:.9%}"
+
+
+def dice_words(dice: list[str]) -> str:
+    """Dice as players say them: "2x black:Running blue:Cunning" (first-seen order)."""
+    counts: dict[str, int] = {}
+    for die in dice:
+        counts[die] = counts.get(die, 0) + 1
+    return " ".join(die if n == 1 else f"{n}x {die}" for die, n in counts.items())
 
 
 def stop_changes(solver: Solver, table: Table, state: tuple[int, ...]) -> list[str] | None:

@@ -548,26 +548,67 @@ def solo_adventure(game: Game, need: str, pool: Pool, sonic: int, rerolls: tuple
     return Adventure(game, parse_challenge(game, need), (doctor,), printed_faces=printed_faces)
 
 
+_SHOWING_TOKEN = re.compile(  # a count before a die ("2x", "2 x", "2"), after it ("x2"), a word
+    r"(?P<before>[0-9]+[x\u00d7*]|[0-9]+(?:\s*[x\u00d7*](?![^\s,:0-9]))?)|(?P<after>[x\u00d7*]\s*[0-9]+)"
+    r"|(?P<word>[^\s,:0-9][^\s,:]*)|(?P<other>[^\s,:])", re.IGNORECASE)
+_SHOWING_EXAMPLE = "write the dice as e.g. \"2x black:Science blue:Cunning\""
+
+
 def parse_showing(game: Game, text: str) -> tuple[Pool, tuple[tuple[int, ...], ...]]:
-    """The dice on the table ("black:Science blue:Cunning ..."): the pool and, per colour, how
-    many of its dice show each of the die's faces."""
+    """The dice on the table as players say them: a colour and a face per die, in any letter
+    case, with a count before ("2x black:Science", "2 black Science") or after ("black:Science
+    x2"); commas, colons and spaces separate. Returns the pool and, per colour, how many of its
+    dice show each of the die's faces."""
     showing = [[0] * len(die.faces) for die in game.dice]
-    for token in text.replace(",", " ").split():
-        colour, sep, face = token.partition(":")
-        if not sep:
-            raise InputError(f"cannot read {token!r} in --showing (write COLOUR:SYMBOL, e.g. "
-                             f"\"black:Science\")")
-        c = game.colour(colour)
-        symbol = game.symbols[game.symbol(face)]
-        die = game.dice[c]
-        if symbol not in die.faces:
-            raise InputError(f"a {die.name} die has no {symbol} face (faces: "
-                             f"{', '.join(die.faces)})")
-        showing[c][die.faces.index(symbol)] += 1
+    count, colour, last = None, None, None  # a count and a colour waiting for their face
+    for match in _SHOWING_TOKEN.finditer(text):
+        kind, token = match.lastgroup, match.group()
+        if kind == "after" and count is None and colour is None and last is not None:
+            showing[last[0]][last[1]] += _die_count(token) - 1
+            last = None  # "black:Science x2 x3" is not a way to say six dice
+        elif kind == "before" and count is None and colour is None:
+            count = _die_count(token)
+        elif kind == "word" and colour is None:
+            colour = _showing_colour(game, token)
+        elif kind == "word":
+            last = (colour, _face(game, colour, token))
+            showing[colour][last[1]] += 1 if count is None else count
+            count, colour = None, None
+        else:
+            raise InputError(f"cannot read {token!r} in the dice showing {_shown(text)}: "
+                             f"{_SHOWING_EXAMPLE}")
+    if count is not None or colour is not None:
+        raise InputError(f"the dice showing {_shown(text)} end without a face: {_SHOWING_EXAMPLE}")
     pool = tuple(sum(counts) for counts in showing)
     if not any(pool):
-        raise InputError("--showing names no dice")
+        raise InputError(f"no dice showing: {_SHOWING_EXAMPLE}")
     return pool, tuple(tuple(counts) for counts in showing)
+
+
+def _die_count(token: str) -> int:
+    """How many dice a count such as "2x", "2 x", "2" or "x2" says (1 to POOL_LIMIT)."""
+    digits = "".join(ch for ch in token if ch.isascii() and ch.isdigit())
+    count = count_of(digits) if len(digits) <= 6 else None
+    if count is None or not 1 <= count <= POOL_LIMIT:
+        raise InputError(f"a count of dice showing is 1 to {POOL_LIMIT}, not {token!r}")
+    return count
+
+
+def _showing_colour(game: Game, word: str) -> int:
+    """The colour that starts a die, or a hint when the player named its face first."""
+    if word.lower() in (s.lower() for s in game.symbols):
+        raise InputError(f"{word!r} needs its colour first, e.g. \"black:{word}\" "
+                         f"(colours: {', '.join(game.colours)})")
+    return game.colour(word)
+
+
+def _face(game: Game, colour: int, word: str) -> int:
+    """The index among its die's faces of the face a die of this colour shows."""
+    symbol = game.symbols[game.symbol(word)]
+    die = game.dice[colour]
+    if symbol not in die.faces:
+        raise InputError(f"a {die.name} die has no {symbol} face (faces: {', '.join(die.faces)})")
+    return die.faces.index(symbol)
 
 
 def parse_doctor(game: Game, text: str, *, no_dice: str | None = None,

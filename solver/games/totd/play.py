@@ -1,0 +1,267 @@
+"""`dice-solver play totd`: a companion for one Adventure at the table.
+
+The player types the dice showing after each roll or re-roll (as `--showing` reads them); the
+companion answers at once with `best-move`'s verdict (report.best_move: the same code, not a
+second implementation), keeps the tools and dice left, and assumes the advice was taken unless
+told `took N` (option N of the last list). `undo` steps back, `stop` ends, `help` explains; a
+line it cannot read gets a one-line hint. With `--save FILE` every step is written to FILE
+(JSON: the Adventure as given and the lines accepted) and a later run with the same file
+resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, replace
+from difflib import get_close_matches
+from pathlib import Path
+
+import click
+
+from solver.commands import OutputPath
+from solver.errors import InputError
+from solver.games.totd import report as totd_report
+from solver.games.totd.commands import force_option, game_options, tool_options
+from solver.games.totd.rules import (
+    POOL_LIMIT,
+    SONIC_REROLL,
+    Adventure,
+    Doctor,
+    Game,
+    Pool,
+    Tools,
+    load_game,
+    parse_pool,
+    parse_showing,
+    pool_text,
+    solo_adventure,
+)
+
+WORDS = ("undo", "stop", "help", "took")
+SHOWN = 3  # options listed under each verdict
+HELP = """Type the dice showing after each roll, e.g. "2x black:Science blue:Cunning" (every die
+on the table, colour then face; counts before or after, any case). After each answer:
+  the dice showing     you took the advice: the tools left follow it
+  took N               you took option N of the list instead (then type the dice)
+  undo                 take back the last line
+  stop                 end the Adventure
+  help                 this text"""
+
+
+@dataclass(frozen=True)
+class Step:
+    """Where the Adventure stands: the tools and dice left, the last advice (None before the
+    first roll) and the option the player takes from it."""
+
+    tools: Tools
+    pool: Pool
+    advice: dict | None = None
+    taken: dict | None = None
+
+
+class Companion:
+    """One Adventure followed line by line (the lines accepted are its whole history)."""
+
+    def __init__(self, setup: dict, force: bool) -> None:
+        self.setup = setup
+        self.force = force
+        self.game: Game = load_game(setup["dice_file"])
+        first = solo_adventure(self.game, setup["need"], parse_pool(self.game, setup["pool"]),
+                               setup["sonic"], tuple(setup["rerolls"]), tuple(setup["changes"]),
+                               setup["printed_faces"])
+        self.need = first.need
+        self.steps = [Step(first.doctors[0].tools, first.doctors[0].pool)]
+        self.lines: list[str] = []
+
+    @property
+    def step(self) -> Step:
+        return self.steps[-1]
+
+    def over(self) -> bool:
+        """Whether the option taken is to stop (the Challenge met, or nothing left to try)."""
+        taken = self.step.taken
+        return taken is not None and taken["action"] == "stop"
+
+    def read(self, line: str) -> str:
+        """Take one line (dice, or took N) and say what to do next; InputError if unreadable."""
+        words = line.lower().split()
+        step = self.took(words[1:]) if words and words[0] == "took" else self.roll(line)
+        self.steps.append(step)
+        self.lines.append(" ".join(line.split()))
+        return self.say(step)
+
+    def undo(self) -> str:
+        if not self.lines:
+            return "Nothing to undo."
+        self.steps.pop()
+        self.lines.pop()
+        return f"Undone. {self.say(self.step)}"
+
+    def took(self, words: list[str]) -> Step:
+        options = self.step.advice["options"] if self.step.advice else []
+        if not options:
+            raise InputError("no advice yet: type the dice showing after your roll")
+        if len(words) != 1 or not words[0].isascii() or not words[0].isdigit() or \
+                not 1 <= int(words[0]) <= len(options):
+            raise InputError(f"write took N, N an option of the last list (1 to {len(options)})")
+        return replace(self.step, taken=options[int(words[0]) - 1])
+
+    def roll(self, line: str) -> Step:
+        """The dice showing after the option taken: checked against the dice left, then the
+        advice for them."""
+        if self.over():
+            raise InputError("the Adventure is over: type undo to take back a line, or stop")
+        tools, pool = self.after(self.step)
+        dice, counts = parse_showing(self.game, line)
+        if dice != pool:
+            raise InputError(f"that is {pool_text(self.game, dice)}, but the dice left are "
+                             f"{pool_text(self.game, pool)}: type every die showing")
+        adventure = Adventure(self.game, self.need, (Doctor(pool, tools),),
+                              printed_faces=self.setup["printed_faces"])
+        advice = totd_report.best_move(adventure, (counts,), False, self.force)
+        return Step(tools, pool, advice, advice["best"])
+
+    def after(self, step: Step) -> tuple[Tools, Pool]:
+        """The tools and dice left once the option taken is done (none before the first
+        roll)."""
+        taken, tools, pool = step.taken, step.tools, step.pool
+        if taken is None:
+            return tools, pool
+        if taken["action"] == "re-roll icon":
+            icon = next(r for r in tools.rerolls if r.text(self.game) == taken["tool"])
+            rerolls = list(tools.rerolls)
+            rerolls.remove(icon)
+            return replace(tools, rerolls=tuple(rerolls)), pool
+        if taken["action"] == "Sonic re-roll":
+            return replace(tools, sonic=tools.sonic - SONIC_REROLL), pool
+        black = self.game.black
+        return tools, tuple(n - (c == black) for c, n in enumerate(pool))
+
+    def say(self, step: Step) -> str:
+        """The advice for a step: the verdict, the next few options, what to type next."""
+        if step.advice is None:
+            return (f"Roll your {pool_text(self.game, step.pool)} and type the dice showing "
+                    f"(help for the commands).")
+        if step.taken is not step.advice["best"]:
+            number = step.advice["options"].index(step.taken) + 1
+            return f"Taking option {number}, {_option_words(step.taken)}. " + \
+                self.next_line(step.taken)
+        rows = [f"  {i + 1}. {_option_words(o)}: {totd_report.percent(o['p_success'])}"
+                for i, o in enumerate(step.advice["options"][:SHOWN])]
+        return "\n".join([step.advice["verdict"], *rows, self.next_line(step.taken)])
+
+    def next_line(self, taken: dict) -> str:
+        if taken["action"] == "stop":
+            return "The Adventure is over (undo takes back the last line; stop ends)."
+        return "Type the dice showing after it (or took N, undo, stop, help)."
+
+    def end(self) -> str:
+        """The last word: where the Adventure stopped."""
+        advice = self.step.advice
+        if advice is None:
+            return "Stopped before the first roll."
+        if advice["met_on_stopping"]:
+            changes = next(o["changes"] for o in advice["options"] if o["action"] == "stop")
+            return "Stopped: the Challenge is met" + (f" (change {', '.join(changes)})"
+                                                      if changes else "") + "."
+        return "Stopped: the Challenge is not met."
+
+
+def _option_words(option: dict) -> str:
+    if option["action"] == "stop":
+        return "stop"
+    if option["action"] == "discard a Black die":
+        return "discard a Black die, roll the rest"
+    return f"{option['action']} ({option['tool']}) {totd_report.dice_words(option['dice'])}"
+
+
+def hint(line: str, error: InputError) -> str:
+    """One line for a line the companion cannot read: a command it resembles, or the error."""
+    word = line.strip().split()[0].lower() if line.strip() else ""
+    close = get_close_matches(word, WORDS, n=1, cutoff=0.6)
+    if close and word not in WORDS:
+        return f"? did you mean {close[0]}? (help lists the commands)"
+    return f"? {error} (help lists the commands)"
+
+
+# ---- saving and resuming ---------------------------------------------------------------------
+def load_saved(path: str, setup: dict) -> list[str]:
+    """The lines a save file holds, if it exists and is this Adventure's (else one clear
+    error); none for a new or empty file."""
+    from solver.samples import read_text
+
+    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return []
+    try:
+        data = json.loads(read_text(path, f"save file {path}"))
+        saved, lines = data["adventure"], data["lines"]
+        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+            raise TypeError
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise InputError(f"save file {path} is not a saved Time of the Daleks Adventure") from None
+    if saved != setup:
+        raise InputError(f"save file {path} holds another Adventure ({saved.get('need')!r}, "
+                         f"pool {saved.get('pool')!r}): give its options, or another file")
+    return lines
+
+
+def save(path: str, companion: Companion) -> None:
+    """The Adventure and its lines so far, written whole (a crash leaves the last save)."""
+    data = {"adventure": companion.setup, "lines": companion.lines}
+    scratch = f"{path}.tmp"
+    Path(scratch).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(scratch, path)
+
+
+def resume(companion: Companion, lines: list[str]) -> None:
+    """Replay saved lines (each one read as it was at the table)."""
+    for number, line in enumerate(lines, 1):
+        try:
+            companion.read(line)
+        except InputError as error:
+            raise InputError(f"saved line {number} ({line[:40]!r}) cannot be replayed: "
+                             f"{error}") from None
+
+
+@click.command()
+@game_options
+@click.option("--pool", required=True,
+              help=f'The dice pool rolled, e.g. "black=6 blue=2" (1 to {POOL_LIMIT} dice).')
+@tool_options
+@click.option("--save", "save_file", type=OutputPath(), default=None,
+              help="A JSON file that keeps the Adventure after every line; if it holds this "
+                   "Adventure, play resumes where it stopped.")
+@force_option
+def play(need, dice_file, printed_faces, pool, sonic, rerolls, changes, save_file,
+         force) -> None:
+    """Follow one Adventure: type the dice showing after each roll, get the best next action
+    at once (best-move's), with the tools left kept for you."""
+    if dice_file == "-":
+        raise InputError("play reads the dice showing from standard input: give --dice-file "
+                         "as a file")
+    setup = {"need": need, "pool": pool, "sonic": sonic, "rerolls": list(rerolls),
+             "changes": list(changes), "dice_file": dice_file, "printed_faces": printed_faces}
+    companion = Companion(setup, force)
+    if save_file:
+        resume(companion, load_saved(save_file, setup))
+    click.echo(companion.say(companion.step))
+    for raw in sys.stdin:
+        line = raw.strip()
+        word = line.lower()
+        if not line:
+            continue
+        if word == "stop":
+            break
+        if word == "help":
+            click.echo(HELP)
+            continue
+        try:
+            click.echo(companion.undo() if word == "undo" else companion.read(line))
+        except InputError as error:
+            click.echo(hint(line, error))
+            continue
+        if save_file:
+            save(save_file, companion)
+    click.echo(companion.end())
