@@ -2,7 +2,9 @@
 
 Run: python benchmarks/bench_strike.py [--large]   (each solve in a fresh process; --large adds
 4 players with 7 dice each and 5 players with 4 each: tens of minutes and several GB). The load
-average is printed: timings taken while other work runs on the machine are inflated.
+average is printed: timings taken while other work runs on the machine are inflated. Beside
+each time stands the estimate `solver/games/strike/cost.py` refuses requests by (it should not
+fall below the time measured).
 
 Target from issue 4: 2 players, 9 dice each, default model, float64: <= 10 s.
 """
@@ -25,14 +27,17 @@ SOLVE = """
 import json, sys, time
 from fractions import Fraction
 from solver.games.strike.model import Strike
+from solver.games.strike.cost import solve_cost
 from solver.engine.cyclic import solve
 players, dice, scoring, exact = json.loads(sys.argv[1])
 start = time.perf_counter()
 game = Strike(players, dice, scoring=scoring)
+estimate, memory = solve_cost(game, exact)
 solution = solve(game, game.start(), exact=exact)
 seconds = time.perf_counter() - start
 row = solution.values(game.start())
-print(json.dumps({"seconds": seconds, "phases": solution.seconds, "positions": solution.graph.size,
+print(json.dumps({"seconds": seconds, "estimate": estimate, "memory": memory,
+                  "phases": solution.seconds, "positions": solution.graph.size,
                   "components": solution.components, "iterations": solution.iterations,
                   "residual": solution.residual,
                   "seats": [float(-row[m] if scoring == "points" else row[m])
@@ -81,10 +86,12 @@ def main() -> None:
         rows.append((name, r["positions"], r["components"], r["iterations"],
                      f"{r['residual']:.1e}", f"{phases['explore']:.1f}",
                      f"{phases['components']:.1f}", f"{phases['solve']:.1f}",
-                     f"{r['seconds']:.1f}", "" if target is None else target, verdict,
+                     f"{r['seconds']:.1f}", f"{r['estimate']:.1f}",
+                     f"{r['memory'] / 2**20:.0f}", "" if target is None else target, verdict,
                      " ".join(f"{v:.6f}" for v in r["seats"])))
     print(table(["solve", "positions", "components", "iterations", "residual", "explore s",
-                 "graph s", "solve s", "total s", "target s", "", "seat values (P(win) or points)"],
+                 "graph s", "solve s", "total s", "estimate s", "estimate MiB", "target s", "",
+                 "seat values (P(win) or points)"],
                 rows))
     print(f"dice-solver strike game (cold start, wall): {cold_cli():.1f} s")
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")

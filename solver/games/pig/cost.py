@@ -4,8 +4,9 @@
 A game to target T has 2 T^2 positions (both scores below T, either seat to move); each values
 the results of one turn: T + 6 banked totals under optimal play, about the hold + 6 under
 "hold N". The figures were measured on the reference machine (2 cores shared with other jobs,
-load 2-5) by timing `solver.engine.cyclic.solve` on `PigGame(T, hold)` and `PigDuel` for
-T = 20 to 300, and are rounded up (an estimate should not fall below the time it takes):
+load 2-5) with `dice-solver pig game --target T --force [--exact]` (its table gives each
+policy's solve time) and `dice-solver pig duel --target T --exact` for T = 10 to 300, and are
+rounded up (an estimate should not fall below the time it takes):
 - float, optimal play: about 0.3 ms per position plus 1.5 us per position and result
   (T = 100: 20,000 positions in 8.5 s; T = 200: 80,000 in 34 s, 1.3 GB at its peak; T = 300:
   180,000 in 162 s at load 5);

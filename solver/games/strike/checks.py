@@ -15,16 +15,17 @@ from solver.checks import (
     run_options,
     timed,
 )
-from solver.commands import FractionType, json_option
+from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
 from solver.formatting import exact_text
 from solver.games.strike.commands import (
-    MAX_DICE,
     SEATS,
     add_options,
-    reading_options,
+    dice_options,
+    force_option,
     readings_text,
+    throw_options,
 )
 from solver.games.strike.cost import check_solves
 from solver.games.strike.policies import (
@@ -37,12 +38,7 @@ from solver.games.strike.policies import (
     win_chances,
 )
 from solver.games.strike.rules import (
-    DEFAULT_EDITION,
     DEFAULT_EMPTY_ARENA,
-    DEFAULT_HIT,
-    DEFAULT_MISS,
-    EDITIONS,
-    MIN_DICE,
     dice_per_player,
 )
 from solver.games.strike.simulator import strike_games
@@ -53,27 +49,15 @@ def play_options(command):
     """The Strike game, throw model and readings (docs/rules.md, "Strike"), each seat's policy,
     and --force for a solve estimated past the budget."""
     command = add_options(command, [
-        click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
-                     default=str(DEFAULT_EDITION), show_default=True),
-        click.option("--dice", type=click.IntRange(MIN_DICE, MAX_DICE), default=None,
-                     help=f"Dice per player, {MIN_DICE} or more, at most the edition's box "
-                          f"shared out (default: the edition's)."),
         click.option("--policy", default="optimal", show_default=True,
                      help='Seat 1: "stop" (stop as soon as allowed; place a new number) or '
                           'optimal (best response to the others).'),
         click.option("--duel", "opponent", default="optimal", show_default=True,
                      help="Every other seat's policy."),
-        click.option("--force", is_flag=True,
-                     help="Run even if the solve is estimated to take longer than the budget "
-                          "($DICE_SOLVER_BUDGET seconds, default 2 h)."),
+        force_option,
     ])
-    return add_options(reading_options(command), [
-        click.option("--players", type=SEATS, default=2, show_default=True, help="2 to 5."),
-        click.option("--hit", type=FractionType(), default=str(DEFAULT_HIT), show_default=True,
-                     help="Probability that a throw strikes each arena die."),
-        click.option("--miss", type=FractionType(), default=str(DEFAULT_MISS),
-                     show_default=True, help="Probability that a thrown die misses."),
-    ])
+    return click.option("--players", type=SEATS, default=2, show_default=True,
+                        help="2 to 5.")(throw_options(dice_options(command)))
 
 
 def duel_of(players: int, edition: str, dice: int | None, policy: str, opponent: str,

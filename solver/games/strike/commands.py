@@ -63,21 +63,8 @@ def reading_options(command):
     ])
 
 
-def model_options(command):
-    """The throw model, the readings, the dice and the scoring: every command that solves has
-    them (docs/rules.md, "Strike")."""
-    command = add_options(command, [
-        click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
-                     default=str(DEFAULT_EDITION), show_default=True,
-                     help="Dice in the box: 31 (9/8/7/6 per player) or 26 (8/7/6/5)."),
-        click.option("--dice", type=click.IntRange(MIN_DICE, MAX_DICE), default=None,
-                     help=f"Dice per player, {MIN_DICE} or more, at most the edition's box "
-                          f"shared out (overrides the edition's number)."),
-        click.option("--scoring", type=click.Choice(SCORINGS), default="win",
-                     show_default=True,
-                     help="win: P(win); points: expected points (eliminated players score "
-                          "the number still in; lower is better)."),
-    ])
+def throw_options(command):
+    """The throw model (reading 4) and the readings that are flags: every command that plays."""
     return add_options(reading_options(command), [
         click.option("--hit", type=FractionType(), default=str(DEFAULT_HIT), show_default=True,
                      help="Probability that a throw strikes (re-rolls) each arena die."),
@@ -87,14 +74,38 @@ def model_options(command):
     ])
 
 
+def dice_options(command):
+    """The dice each player starts with: the edition's, or --dice."""
+    return add_options(command, [
+        click.option("--edition", type=click.Choice([str(e) for e in EDITIONS]),
+                     default=str(DEFAULT_EDITION), show_default=True,
+                     help="Dice in the box: 31 (9/8/7/6 per player) or 26 (8/7/6/5)."),
+        click.option("--dice", type=click.IntRange(MIN_DICE, MAX_DICE), default=None,
+                     help=f"Dice per player, {MIN_DICE} or more, at most the edition's box "
+                          f"shared out (overrides the edition's number)."),
+    ])
+
+
+force_option = click.option(
+    "--force", is_flag=True, help="Run even if the solve is estimated to take longer than the "
+                                  "budget ($DICE_SOLVER_BUDGET seconds, default 2 h).")
+
+
+def model_options(command):
+    """The throw model, the readings, the dice and the scoring: every command that solves has
+    them (docs/rules.md, "Strike")."""
+    return throw_options(dice_options(click.option(
+        "--scoring", type=click.Choice(SCORINGS), default="win", show_default=True,
+        help="win: P(win); points: expected points (eliminated players score the number still "
+             "in; lower is better).")(command)))
+
+
 def solve_options(command):
     """How to solve: exactly or in floats, with or without a progress bar, past the budget."""
     return add_options(command, [
         click.option("--exact", is_flag=True, help="Exact rationals (small dice counts only)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
-        click.option("--force", is_flag=True,
-                     help="Run even if the solve is estimated to take longer than the budget "
-                          "($DICE_SOLVER_BUDGET seconds, default 2 h)."),
+        force_option,
     ])
 
 

@@ -3,9 +3,9 @@ throws.py.
 
 Dice move between the players' stocks and the arena, so positions repeat; X faces and dice that
 miss the arena or are struck out of it leave the game, which is the progress measure (it never
-decreases). Positions
-store the arena up to relabelling (throws.Arena), so positions with the same arena and the same
-number of dice thrown share one `Choices` object, which lets the engine value them in one batch.
+decreases). Positions store the arena up to relabelling (throws.Arena), so positions with the
+same arena and the same number of dice thrown share one `Choices` object, which lets the engine
+value them in one batch.
 """
 
 from __future__ import annotations

@@ -154,6 +154,32 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     assert len(lines) == 1 and lines[0].startswith("dice-solver: error:"), result.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ["strike", "game", "--players", "5"],  # about 10 million positions: refused for memory
+    ["strike", "game", "--players", "4"],
+    ["strike", "game", "--dice", "6", "--exact"],
+    ["strike", "best-move", "--stocks", "4,4,4", "--arena", "1", "--exact"],
+    ["strike", "best-move", "--setup", "--players", "4"],
+    ["simulate", "strike", "--players", "4", "--n", "1", "--seed", "1"],
+    ["verify", "strike", "--players", "3", "--exact"],
+])
+def test_solves_past_the_budget_are_refused_first(args: list[str], monkeypatch) -> None:
+    """With a budget of 10 s, a solve estimated at minutes (or at more memory than the machine
+    has) is refused at once, in one line that says which."""
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", "10")
+    result = run_cli(*args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and ("--force" in lines[0] or "memory" in lines[0]), result.stderr
+
+
+def test_force_runs_past_the_budget(monkeypatch) -> None:
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", "0.01")
+    assert run_cli("strike", "game", "--dice", "2").returncode == 2
+    forced = run_cli("strike", "game", "--dice", "2", "--force")
+    assert forced.returncode == 0 and "P(win)" in forced.stdout, forced.stderr
+
+
 def test_output_is_the_same_under_any_hash_seed() -> None:
     args = ("strike", "game", "--players", "3", "--dice", "2", "--scoring", "points", "--json")
     runs = [json.loads(run_cli(*args, seed=seed).stdout) for seed in ("0", "12345")]

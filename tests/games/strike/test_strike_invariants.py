@@ -3,14 +3,17 @@ fields each mattering. Expected numbers come from the rules (closed forms in the
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from fractions import Fraction
 from functools import cache
+from importlib import import_module
 from itertools import product
 from math import prod
 
 import numpy as np
 import pytest
+from helpers import ROOT
 
 from solver.engine.cyclic import Solution, solve
 from solver.games.strike.model import MID, SETUP, START, Position, Strike
@@ -238,3 +241,18 @@ def test_the_order_players_went_out_matters_under_points() -> None:
         assert not np.allclose(solution.values(a)[:4], solution.values(b)[:4])
         assert solution.values(a)[a.mover] == pytest.approx(solution.values(b)[b.mover],
                                                              abs=1e-12)
+
+
+def test_rules_doc_names_where_each_reading_lives() -> None:
+    """docs/rules.md ends each Strike reading with its place in code (`rules.NAME`, ...): every
+    name it gives exists."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text[text.index("## Strike"):text.index("## Pig")]
+    names = set(re.findall(r"`((?:rules|model|throws)\.[A-Za-z_.]+)`", section))
+    names -= {"rules.py", "model.py", "throws.py"}  # files the section names
+    assert len(names) >= 25
+    for name in names:
+        module, *path = name.split(".")
+        found = import_module(f"solver.games.strike.{module}")
+        for attribute in path:
+            found = getattr(found, attribute)
