@@ -23,7 +23,7 @@ from solver.games.pig.model import HOLD, ROLL, PigGame, hold_at_distribution
 from solver.games.pig.rules import SCORING, has_won, must_hold, opponent
 from solver.samples import read_csv
 
-_HOLD = re.compile(r"^hold(?:\s+at)?\s+(\d+)$")
+_HOLD = re.compile(r"^hold(?:\s+at)?\s+([0-9]{1,18})$")  # N fits an int64
 MOVES = ("hold", "roll")  # by option: MOVES[HOLD], MOVES[ROLL]
 DECISION_COLUMNS = ("score", "opponent", "turn_total", "move")
 
@@ -54,7 +54,7 @@ def parse_policy(text: str) -> PigPolicy:
         return PigPolicy(None)
     match = _HOLD.match(words)
     if match is None:
-        raise InputError(f"unknown Pig policy {text!r}: use \"optimal\" or \"hold N\"")
+        raise InputError(f"unknown Pig policy {text[:40]!r}: use \"optimal\" or \"hold N\"")
     if int(match.group(1)) < 1:
         raise InputError("hold needs a turn total of at least 1")
     return PigPolicy(int(match.group(1)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -39,6 +40,7 @@ from solver.games.strike.rules import (
 
 MAX_DICE = max(EDITIONS) // min(PLAYERS)  # the most dice a player can have: 15 of 31
 SEATS = click.IntRange(min(PLAYERS), max(PLAYERS))
+WHOLE = re.compile(r"[0-9]{1,9}")  # a number of --arena or --stocks
 
 
 def add_options(command, options: list):
@@ -244,13 +246,13 @@ def _best_move_text(rules: Strike, edition: str, report: dict, exact: bool) -> s
 
 
 def _numbers(text: str, option: str) -> list[int]:
-    """Whole numbers separated by commas (or spaces); empty text is an empty list."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise InputError(f"{option} takes whole numbers separated by commas, not {text!r}") \
-            from None
+    """Whole numbers (ASCII digits, at most 9 of them: no count here comes near) separated by
+    commas or spaces; empty text is an empty list."""
+    parts = text.replace(",", " ").split()
+    bad = next((p for p in parts if not WHOLE.fullmatch(p)), None)
+    if bad is not None:
+        raise InputError(f"{option} takes whole numbers separated by commas, not {bad[:20]!r}")
+    return [int(p) for p in parts]
 
 
 @strike.command("table")

@@ -41,8 +41,8 @@ def parse_policy(text: str) -> StrikePolicy:
         return OPTIMAL
     if words in ("stop", "stop as soon as allowed"):
         return STOP
-    raise InputError(f"unknown Strike policy {text!r}: use \"stop\" (stop as soon as allowed) "
-                     f"or \"optimal\"")
+    raise InputError(f"unknown Strike policy {text[:40]!r}: use \"stop\" (stop as soon as "
+                     f"allowed) or \"optimal\"")
 
 
 def stop_placement(arena: Arena) -> int:

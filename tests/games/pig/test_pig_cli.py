@@ -49,6 +49,8 @@ def test_duel_json_states_its_rules_and_seats() -> None:
     ["pig", "duel", "--a", "hold 0"],
     ["pig", "duel", "--b", "hold -3"],
     ["pig", "duel", "--target", "1"],
+    ["pig", "duel", "--a", "hold " + "9" * 5000],
+    ["pig", "duel", "--a", "hold \u0665"],  # a digit, but not an ASCII one
     ["simulate", "pig", "--target", "100000", "--n", "10", "--seed", "1"],
     ["simulate", "pig", "--policy", "optimal", "--n", "10", "--seed", "1"],
     ["verify", "pig", "--target", "100000000"],

@@ -137,6 +137,9 @@ def test_big_hit_best_move() -> None:
     ["best-move", "--stocks", "3,99999999999999999999"],
     ["best-move", "--arena", "1," * 5000, "--stocks", "3,6"],
     ["best-move", "--arena", "99999999999999999999", "--stocks", "3,6"],
+    ["best-move", "--arena", "\u0661", "--stocks", "3,6"],  # a digit, but not an ASCII one
+    ["best-move", "--arena", "1_0", "--stocks", "3,6"],
+    ["best-move", "--stocks", "3," + "9" * 5000],
     ["best-move", "--stocks", "3,6", "--players", "9"],
     ["game", "--dice", "99999999999999999999"],
     ["game", "--players", "3", "--dice", "11"],
