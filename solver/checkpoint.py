@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
-from solver.tables import atomic_write
+from solver.tables import atomic_write, check_output
 
 FORMAT = 1  # bump when the files' meaning changes
 MANIFEST = "manifest.json"
@@ -33,15 +33,16 @@ class Checkpoint:
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back from JSON
         self.levels: dict[str, dict] = {}
         try:
+            check_output(str(folder), directory=True)
             folder.mkdir(exist_ok=True)
-            text = (folder / MANIFEST).read_text(encoding="utf-8")
+            data = (folder / MANIFEST).read_bytes()
         except FileNotFoundError:
             return
-        except OSError as error:
-            raise InputError(f"cannot use checkpoint folder {folder}: "
-                             f"{error.strerror or error}") from None
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise InputError(f"cannot use checkpoint folder {folder}: {reason}") from None
         try:
-            manifest = json.loads(text)
+            manifest = json.loads(data.decode("utf-8"))
             stored, levels = manifest["parameters"], manifest["levels"]
             if manifest["format"] != FORMAT or not isinstance(levels, dict):
                 raise ValueError

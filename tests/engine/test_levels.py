@@ -230,6 +230,21 @@ def test_a_checkpoint_of_other_parameters_is_refused(tmp_path) -> None:
         Checkpoint(tmp_path, {"players": 3, "code": "a"})
 
 
+@pytest.mark.parametrize("where, reason", [("file", "is a file, not a folder"),
+                                           ("missing/deeper", "does not exist")])
+def test_a_checkpoint_folder_that_cannot_be_used_is_refused(tmp_path, where, reason) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(InputError, match=f"cannot use checkpoint folder .*{reason}"):
+        Checkpoint(tmp_path / where, {})
+
+
+def test_a_manifest_that_is_not_one_is_refused(tmp_path) -> None:
+    for text in (b"\xff\xfe", b"[]", b'{"format": 1, "parameters": {}, "levels": []}'):
+        (tmp_path / "manifest.json").write_bytes(text)
+        with pytest.raises(InputError, match="is not a checkpoint manifest"):
+            Checkpoint(tmp_path, {})
+
+
 def test_the_manifest_lists_each_level_with_its_hash(tmp_path) -> None:
     game = ToyLevels(ToyRace(2, 3))
     levels.solve(game, store=Checkpoint(tmp_path, {"toy": 3}))

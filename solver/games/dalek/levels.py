@@ -47,6 +47,9 @@ class LevelRace:
         self.turn = levels.TurnPasses(race.turn.graph, race.turn.root)
         self.results = race.turn.graph.n_results
         n, t = self.players, self.target
+        if (t + self.results) ** n >= 2**63:  # the ends of the game are keyed by their scores
+            raise InputError(f"{n} scores up to {t + self.results} are more than the level "
+                             f"engine can number")
         self.before_final = n * t**n  # positions before the final round
         # final round, mover m: best score - target, tied seats before m (a nonzero bit mask,
         # less 1), the scores of seats m.. ; offsets[m - 1] is the block's first number
@@ -241,12 +244,14 @@ def check(race: DalekRace, force: bool = False) -> None:
     limits.check(f"the {race.players}-player race to {race.target}", seconds, memory, force)
 
 
-def solve_levels(race: DalekRace, checkpoint: Path | str | None = None,
-                 progress=None) -> RaceValues:
+def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress=None,
+                 force: bool = False) -> RaceValues:
     """Solve the race on the level engine (float64), resuming from and writing to a checkpoint
-    folder when given one."""
+    folder when given one. A solve estimated past the time budget is refused unless `force`
+    (past the memory, always)."""
     from solver.checkpoint import Checkpoint
 
+    check(race, force)
     game = LevelRace(race)
     store = None if checkpoint is None else Checkpoint(Path(checkpoint), game.parameters())
     solution = levels.solve(game, store=store, progress=progress)
