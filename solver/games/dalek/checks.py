@@ -4,6 +4,8 @@ answer."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from solver.checks import (
@@ -17,13 +19,14 @@ from solver.checks import (
     timed,
     winner_verdict,
 )
-from solver.commands import json_option
+from solver.commands import OutputPath, json_option
 from solver.dice import generator
 from solver.errors import InputError
+from solver.games.dalek import cost
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS
-from solver.games.dalek.commands import rules_options
-from solver.games.dalek.rules import DEFAULT_TARGET, parse_rules
+from solver.games.dalek.commands import PolicyName, given, rules_options
+from solver.games.dalek.rules import DEFAULT_TARGET, MAX_TARGET, Rules
 from solver.games.dalek.simulator import (
     Decisions,
     dalek_games,
@@ -43,46 +46,63 @@ def play_options(command):
     """Dalek Dice: the rules, seat 1's policy, and a race against seat 2's policy."""
     for option in reversed([
         rules_options,
-        click.option("--policy", default="points", show_default=True, help=POLICY_HELP),
-        click.option("--duel", "opponent", default=None,
+        click.option("--policy", type=PolicyName(), default="points", show_default=True,
+                     help=POLICY_HELP),
+        click.option("--duel", "opponent", type=PolicyName(), default=None,
                      help="Seat 2's policy: the unit is then a two-player race (one line per "
                           "game), not a turn."),
-        click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET,
-                     show_default=True, help="The race's target (with --duel)."),
+        click.option("--target", type=click.IntRange(1, MAX_TARGET), default=DEFAULT_TARGET,
+                     show_default=True,
+                     help=f"The race's target (with --duel; 1 to {MAX_TARGET})."),
     ]):
         command = option(command)
     return command
 
 
+def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> dp.Pairs:
+    """The turn's (state, roll) pairs, once the cost of building the turn and of the turn
+    policies named (played exactly with `exact`) is checked."""
+    turn = compile_turn(rules, force=force)
+    fixed = sum(dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in policies)
+    cost.check_turn(turn, force, policies=fixed * (1 + exact))
+    return dp.Pairs.of(turn)
+
+
 @click.command("dalek")
 @play_options
 @run_options
-@click.option("--decisions", type=click.Path(dir_okay=False), default=None,
+@click.option("--decisions", type=OutputPath(), default=None,
               help="Also write every move made (position and move) to this CSV: a decision log "
                    "for `verify dalek --decisions` (turns only).")
 @click.option("--bug", type=click.Choice(sorted(BUGS)), default=None,
               help="Play turns with one rule deliberately wrong (docs/verify.md): a simulator "
                    "for `verify` to reject.")
 @json_option
-def simulate(faces, die_file, dice, tie_rule, policy, opponent, target, count, seed, out,
-             decisions, bug, as_json) -> None:
+def simulate(rules, force, policy, opponent, target, count, seed, out, decisions, bug,
+             as_json) -> None:
     """Dalek Dice turns (the final score of each) or, with --duel, races (the winner)."""
-    rules = parse_rules(faces, die_file, dice, tie_rule)
-    pairs = dp.Pairs.of(compile_turn(rules))
-    rng = generator(seed)
+    if opponent is not None and (decisions is not None or bug is not None):
+        raise InputError("--decisions and --bug are for single turns, not a --duel")
+    if decisions is not None and out is not None and Path(decisions).resolve() == \
+            Path(out).resolve():
+        raise InputError("--decisions and --out name the same file")
     comment = run_command("dalek", policy=policy, duel=opponent,
                           target=None if opponent is None else target, n=count, seed=seed,
                           faces=" ".join(weighted(rules.die)), dice=rules.dice,
                           tie_rule=rules.tie_rule, bug=bug)
     if opponent is not None:
-        if decisions is not None or bug is not None:
-            raise InputError("--decisions and --bug are for single turns, not a --duel")
-        header, columns, summary = _duel(pairs, policy, opponent, target, count, rng)
+        pairs = _pairs(rules, [policy, opponent], True, force)
+        header, columns, summary = _duel(pairs, policy, opponent, target, count, generator(seed),
+                                         force)
     else:
+        pairs = _pairs(rules, [policy], False, force)
         chosen = dp.parse_policy(policy, pairs)
+        if decisions is not None:
+            cost.check_decisions(count, force)
         log = Decisions([], [], [], [], []) if decisions is not None else None
         play = None if bug is None else BUGS[bug](rules)
-        scores, seconds = timed(dalek_turns, chosen, count, rng, play=play, decisions=log)
+        scores, seconds = timed(dalek_turns, chosen, count, generator(seed), play=play,
+                                decisions=log)
         header, columns = ["score"], [scores.tolist()]
         summary = {"unit": "turn", "policy": chosen.name, "mean": float(scores.mean()),
                    "seconds": seconds}
@@ -94,13 +114,16 @@ def simulate(faces, die_file, dice, tie_rule, policy, opponent, target, count, s
     finish_run(out, comment, header, columns, summary, as_json)
 
 
-def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, rng
-          ) -> tuple[list[str], list, dict]:
-    """Races between seat 1 (`policy`) and seat 2 (`opponent`)."""
+def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, rng,
+          force: bool) -> tuple[list[str], list, dict]:
+    """Races between seat 1 (`policy`) and seat 2 (`opponent`), after their cost is checked:
+    the race solved for a "win" seat, and the games played."""
     policies = (dp.parse_policy(policy, pairs, duel=True),
                 dp.parse_policy(opponent, pairs, duel=True))
-    racing = any(isinstance(p, dp.RacePolicy) for p in policies)
-    values = dp.solve_duel(pairs, policies, target).values if racing else None
+    racing = [isinstance(p, dp.RacePolicy) for p in policies]
+    cost.check_games(pairs, count, target, [cost.mean_points(pairs, p) for p in policies],
+                     racing, force)
+    values = dp.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
     seats = race_seats(pairs, policies, values, rng)
     (scores, winner), seconds = timed(dalek_games, seats, target, count)
     summary = {"unit": "game", "policies": [policy, opponent], "target": target,
@@ -119,15 +142,18 @@ def weighted(die) -> list[str]:
 @play_options
 @check_options
 @json_option
-def verify(faces, die_file, dice, tie_rule, policy, opponent, target, samples, decisions, alpha,
-           test, top, as_json) -> None:
+def verify(rules, force, policy, opponent, target, samples, decisions, alpha, test, top,
+           as_json) -> None:
     """Dalek Dice: turn scores (or race winners, with --duel) of a simulator, or its moves."""
-    rules = parse_rules(faces, die_file, dice, tie_rule)
-    pairs = dp.Pairs.of(compile_turn(rules))
-    game = (f"Dalek Dice ({rules.dice} dice: {' '.join(rules.die.faces)}; tie rule "
-            f"{rules.tie_rule})")
     if decisions is not None:
         no_samples(samples)
+        for name in given("policy", "opponent", "target"):
+            raise InputError(f"{name} has no part in checking a decision log: its moves are "
+                             f"scored against optimal play for expected points")
+    game = f"Dalek Dice ({rules.dice} dice: {rules.label}; tie rule {rules.tie_rule})"
+    named = [policy] if opponent is None else [policy, opponent]
+    pairs = _pairs(rules, [] if decisions is not None else named, True, force)
+    if decisions is not None:
         regrets, moves = dp.decision_regrets(pairs, decisions)
         turns = moves.extra.get("turn")
         regret_report(f"{game}: moves of {decisions} against optimal play for expected points",
@@ -137,7 +163,7 @@ def verify(faces, die_file, dice, tie_rule, policy, opponent, target, samples, d
     if opponent is not None:
         policies = (dp.parse_policy(policy, pairs, duel=True),
                     dp.parse_policy(opponent, pairs, duel=True))
-        seats = dp.solve_duel(pairs, policies, target).chances()
+        seats = dp.solve_duel(pairs, policies, target, force=force).chances()
         title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
         winner_verdict(title, seats, samples, alpha, test, top, as_json)
         return
@@ -145,3 +171,4 @@ def verify(faces, die_file, dice, tie_rule, policy, opponent, target, samples, d
     possible = pairs.turn.graph.possible_results().tolist()
     score_verdict(f"{game}, one turn, policy {chosen.name}", dp.distribution(chosen),
                   [s for s, ok in enumerate(possible) if ok], samples, alpha, test, top, as_json)
+

@@ -1,49 +1,91 @@
-"""`dice-solver dalek ...`: Dalek Dice queries and tables."""
+"""`dice-solver dalek ...`: Dalek Dice queries and tables.
+
+Every command reads its input in two steps before any work: the parameter types (bounds, files,
+policy names), then one validation of the request as a whole (the die, the position, the
+options that go together); the costs are checked before each solve (`cost`)."""
 
 from __future__ import annotations
 
+import functools
+import time
 from pathlib import Path
 
 import click
 
-from solver.commands import FractionType, Progress, command_line, emit, json_option, table
+from solver.commands import (
+    FractionType,
+    InputPath,
+    OutputPath,
+    Progress,
+    command_line,
+    emit,
+    json_option,
+    table,
+)
 from solver.errors import InputError
 from solver.formatting import exact_texts, seats_text
+from solver.games.dalek import cost
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.race import DalekRace, RaceValues, solve_race
 from solver.games.dalek.rules import (
     DEFAULT_DICE,
     DEFAULT_FACES,
     DEFAULT_TARGET,
+    MAX_DICE,
+    MAX_FACES,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    MAX_VALUE,
+    MAX_WEIGHT,
     TIE_RULES,
+    Rules,
     TurnState,
     parse_roll,
     parse_rules,
 )
 from solver.games.dalek.turn import check_position, compile_turn
 
+FORCE_HELP = ("Run it even if it is estimated to take longer than the time budget "
+              "($DICE_SOLVER_BUDGET seconds, default 2 h); the memory limit always holds.")
+
 
 def rules_options(command):
-    """The die, the number of dice and the tie rule: shared by every Dalek Dice command."""
-    command = click.option("--tie-rule", type=click.Choice(TIE_RULES), default="ge",
-                           show_default=True,
-                           help="ge: Daleks equal or exceed Humans; gt: strictly exceed.")(command)
-    command = click.option("--dice", type=int, default=DEFAULT_DICE, show_default=True,
-                           help="Number of dice.")(command)
-    command = click.option("--die-file", type=str, default=None,
-                           help="JSON/TOML file with `faces` (list, or face = weight).")(command)
-    command = click.option("--faces", type=str, default=None,
-                           help=f'The die, e.g. "{DEFAULT_FACES}" (FACE:WEIGHT allowed).')(command)
-    return command
+    """The die, the number of dice, the tie rule and --force: shared by every Dalek Dice
+    command, which receives them read and checked as `rules` (and `force`)."""
+    @functools.wraps(command)
+    def read(*args, faces, die_file, dice, tie_rule, **kwargs):
+        return command(*args, rules=parse_rules(faces, die_file, dice, tie_rule), **kwargs)
+
+    for option in reversed([
+        click.option("--faces", type=str, default=None,
+                     help=f'The die, e.g. "{DEFAULT_FACES}": H<n> (a Human worth n), D<n> (a '
+                          f'Dalek worth n; n from 1 to {MAX_VALUE}), DOC, EXT; FACE:W for a '
+                          f'face on W sides (W up to {MAX_WEIGHT}); at most {MAX_FACES} '
+                          f'different faces.'),
+        click.option("--die-file", type=InputPath(), default=None,
+                     help="JSON or TOML file (by its name; - for JSON on standard input) with "
+                          "`faces`: a list of faces, or a table of face = weight."),
+        click.option("--dice", type=click.IntRange(1, MAX_DICE), default=DEFAULT_DICE,
+                     show_default=True, help=f"Number of dice (1 to {MAX_DICE})."),
+        click.option("--tie-rule", type=click.Choice(TIE_RULES), default="ge",
+                     show_default=True,
+                     help="ge: Daleks equal or exceed Humans; gt: strictly exceed."),
+        click.option("--force", is_flag=True, help=FORCE_HELP),
+    ]):
+        read = option(read)
+    return read
 
 
 def race_options(command):
     """The race: players, target, what a tie is worth, and how to solve it."""
     for option in reversed([
-        click.option("--players", type=int, default=None,
-                     help="Number of players (default 2, or as many as --scores gives)."),
-        click.option("--target", type=int, default=DEFAULT_TARGET, show_default=True,
-                     help="The score that ends the game (the round is played out)."),
+        click.option("--players", type=click.IntRange(2, MAX_PLAYERS), default=None,
+                     help=f"Number of players, 2 to {MAX_PLAYERS} (default 2, or as many as "
+                          f"--scores gives)."),
+        click.option("--target", type=click.IntRange(1, MAX_TARGET), default=DEFAULT_TARGET,
+                     show_default=True,
+                     help=f"The score that ends the game (the round is played out; 1 to "
+                          f"{MAX_TARGET})."),
         click.option("--tie-value", type=FractionType(), default=None,
                      help="What a tie for first is worth to each tied seat (default 1/k)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
@@ -53,16 +95,67 @@ def race_options(command):
     return command
 
 
-def _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, quiet, no_cache):
-    """Build and solve the race (from the cache when possible)."""
-    players = 2 if players is None else players
-    race = DalekRace(compile_turn(parse_rules(faces, die_file, dice, tie_rule)), players, target,
-                     tie_value)
-    progress = Progress(f"solving {players}-player race to {target}", quiet)
+class PolicyName(click.ParamType):
+    """A policy's name (`policies.read_policy_name`), checked when the command line is read: a
+    policy table's file must exist and be readable. The name itself is passed on."""
+
+    name = "policy"
+
+    def convert(self, value, param, ctx):
+        from solver.games.dalek.policies import TABLE, read_policy_name
+
+        try:
+            kind, path = read_policy_name(str(value), duel=True)
+        except InputError as error:
+            self.fail(str(error), param, ctx)
+        if kind == TABLE:
+            InputPath().convert(path, param, ctx)
+        return str(value)
+
+
+class Scores(click.ParamType):
+    """Every player's score in seat order, "12,40"."""
+
+    name = "scores"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        words = str(value).replace(" ", "").split(",")
+        if not all(w.isdigit() for w in words):
+            self.fail(f"write whole numbers from 0 up separated by commas (12,40), not "
+                      f"{value!r}", param, ctx)
+        if not 2 <= len(words) <= MAX_PLAYERS:
+            self.fail(f"give 2 to {MAX_PLAYERS} scores, one per player, not {len(words)}",
+                      param, ctx)
+        return tuple(int(w) for w in words)
+
+
+def _race(rules: Rules, players: int, target: int, tie_value, force: bool) -> DalekRace:
+    """The race, not solved yet (its turn compiled, from the cache when possible)."""
+    return DalekRace(compile_turn(rules, force=force), players, target, tie_value)
+
+
+def _solve(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
+           ) -> RaceValues:
+    """The race solved (read from the cache when possible), after its cost is checked."""
+    progress = Progress(f"solving {race.players}-player race to {race.target}", quiet)
     try:
-        return solve_race(race, exact=exact, progress=progress, use_cache=not no_cache)
+        return solve_race(race, exact=exact, progress=progress, use_cache=not no_cache,
+                          force=force)
     finally:
         progress.close()
+
+
+def _timings(clock: float, cached: bool) -> dict:
+    return {"total": time.perf_counter() - clock, "cached": cached}
+
+
+def given(*names: str) -> list[str]:
+    """The options among `names` (parameter names) that the user set, as they are typed."""
+    context = click.get_current_context()
+    flags = {param.name: param.opts[0] for param in context.command.params}
+    return [flags[n] for n in names if context.get_parameter_source(n).name != "DEFAULT"]
 
 
 A_HELP = "Seat 1's policy (it moves first)."
@@ -79,19 +172,23 @@ def dalek() -> None:
 @click.option("--exact", is_flag=True, help="Also compute exact rational values.")
 @click.option("--distribution", is_flag=True, help="Probability of every final score.")
 @json_option
-def turn(faces, die_file, dice, tie_rule, exact, distribution, as_json) -> None:
+def turn(rules, force, exact, distribution, as_json) -> None:
     """The value of a fresh turn played for the most expected points."""
-    rules = parse_rules(faces, die_file, dice, tie_rule)
-    summary = dalek_report.turn_summary(compile_turn(rules), exact, distribution)
-    lines = [f"Dalek Dice, one turn ({rules.dice} dice: {' '.join(rules.die.faces)}; "
-             f"tie rule {tie_rule}), optimal play for expected points",
+    clock = time.perf_counter()
+    compiled = compile_turn(rules, force=force)
+    if exact:
+        cost.check_turn(compiled, force, exact=1)
+    summary = dalek_report.turn_summary(compiled, exact, distribution)
+    summary["timings"] = _timings(clock, False)
+    lines = [f"Dalek Dice, one turn ({rules.dice} dice: {rules.label}; tie rule "
+             f"{rules.tie_rule}), optimal play for expected points",
              f"expected points   {summary['expected_points']:.12f}"]
     if exact:
         lines.append(f"  exactly         {summary['expected_points_exact']}")
     lines.append(f"P(score 0)        {summary['p_zero']:.12f}")
     if distribution:
-        rows = [(s, f"{p:.12f}", summary.get("distribution_exact", {}).get(s, ""))
-                for s, p in summary["distribution"].items()]
+        rows = [(row["score"], f"{row['probability']:.12f}", row.get("probability_exact", ""))
+                for row in summary["distribution"]]
         headers = ["score", "probability"] + (["exact"] if exact else [])
         lines += ["", table(headers, [r[:len(headers)] for r in rows])]
     emit(summary, "\n".join(lines), as_json)
@@ -104,171 +201,242 @@ def turn(faces, die_file, dice, tie_rule, exact, distribution, as_json) -> None:
 @click.option("--head-starts", is_flag=True,
               help="Two players: seat 1's chances for each head start, and the fairest one.")
 @json_option
-def game(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_cache, exact,
-         head_starts, as_json) -> None:
-    """Each seat's chance to win the race under optimal play."""
-    values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, exact, quiet,
-                   no_cache)
+def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_starts,
+         as_json) -> None:
+    """Each seat's chance to win the race under optimal play (its win share: a tie for first
+    among k seats counts 1/k, or --tie-value)."""
+    clock = time.perf_counter()
+    players = 2 if players is None else players
+    if head_starts and players != 2:
+        raise InputError(f"--head-starts is for two players, not {players}")
+    values = _solve(_race(rules, players, target, tie_value, force), exact, quiet, no_cache,
+                    force)
     summary = dalek_report.game_summary(values)
     if head_starts:
         summary["head_starts"] = dalek_report.head_starts(values)
+    summary["timings"] = _timings(clock, values.cached)
+    emit(summary, _game_text(values.race, summary, exact), as_json)
+
+
+def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
     rows = [(s["seat"], f"{s['p_win']:.10f}", f"{s['p_tie']:.10f}", f"{s['value']:.10f}")
             for s in summary["seats"]]
-    lines = [f"Dalek Dice race to {target}, {summary['players']} players ({dice} dice: "
-             f"{' '.join(summary['faces'])}; tie rule {tie_rule}; a tie is worth "
-             f"{summary['tie_value']}), optimal play",
-             table(["seat", "P(win alone)", "P(tie)", "value"], rows)]
+    tie = "1/k" if race.tie_value is None else summary["rules"]["tie_value_exact"]
+    lines = [f"Dalek Dice race to {race.target}, {race.players} players ({race.turn.rules.dice} "
+             f"dice: {race.turn.rules.label}; tie rule {race.turn.rules.tie_rule}; a tie is "
+             f"worth {tie}), optimal play",
+             table(["seat", "P(win alone)", "P(tie)", "win share"], rows)]
     if exact:
-        lines += [f"seat {s['seat']} value exactly {s['value_exact']}" for s in summary["seats"]]
-    if head_starts:
+        lines += [f"seat {s['seat']} win share exactly {s['value_exact']}"
+                  for s in summary["seats"]]
+    if "head_starts" in summary:
         starts = summary["head_starts"]
         lines += ["", f"head start for seat 1 (seat 2 starts at 0); fairest: "
                       f"{starts['fairest']} points",
-                  table(["head start", "seat 1 value"],
+                  table(["head start", "seat 1 win share"],
                         [(r["head_start"], f"{r['value_seat_1']:.6f}")
                          for r in starts["rows"]][:25])]
-    timing = "read from the cache" if values.cached else f"{values.seconds['total']:.1f} s"
+    timing = "read from the cache" if summary["timings"]["cached"] else \
+        f"{summary['timings']['total']:.1f} s"
     lines.append(f"{summary['positions']} positions, {summary['components']} components, "
                  f"residual {summary['residual']:.2e}, {timing}")
-    emit(summary, "\n".join(lines), as_json)
+    return "\n".join(lines)
 
 
 @dalek.command("best-move")
 @rules_options
 @click.option("--roll", "roll_text", required=True, help='The roll just made, e.g. "H4 H2 D3 DOC".')
-@click.option("--humans", type=int, default=0, help="Humans kept before this roll.")
-@click.option("--daleks", type=int, default=0, help="Daleks kept before this roll.")
-@click.option("--doctors", type=int, default=0, help="Doctors kept before this roll.")
-@click.option("--exterminates", type=int, default=0, help="Exterminates kept before this roll.")
-@click.option("--scores", default=None,
-              help="Every player's score in seat order (e.g. 12,40): value moves by win share.")
-@click.option("--seat", type=int, default=1, show_default=True,
-              help="The mover's seat (1 = first).")
+@click.option("--humans", type=int, default=0, help="Humans kept before this roll (0 or more).")
+@click.option("--daleks", type=int, default=0, help="Daleks kept before this roll (0 or more).")
+@click.option("--doctors", type=int, default=0, help="Doctors kept before this roll (0 to 2).")
+@click.option("--exterminates", type=int, default=0,
+              help="Exterminates kept before this roll (0 to 2).")
+@click.option("--scores", type=Scores(), default=None,
+              help=f"Every player's score in seat order (e.g. 12,40; 2 to {MAX_PLAYERS} "
+                   f"players): value moves by win share.")
+@click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
+              help="The mover's seat (1 = first; with --scores).")
 @race_options
 @click.option("--exact", is_flag=True, help="Also give exact rational values.")
 @json_option
-def best_move(faces, die_file, dice, tie_rule, roll_text, humans, daleks, doctors, exterminates,
-              scores, seat, players, target, tie_value, quiet, no_cache, exact, as_json) -> None:
+def best_move(rules, force, roll_text, humans, daleks, doctors, exterminates, scores, seat,
+              players, target, tie_value, quiet, no_cache, exact, as_json) -> None:
     """Every legal keep for a roll, with its value and regret, best first.
 
     Without --scores the value is expected points for this turn; with --scores it is the
-    mover's share of the win in the race (a final-round position is one where a score has
-    reached the target)."""
-    rules = parse_rules(faces, die_file, dice, tie_rule)
+    mover's win share in the race (a tie for first among k seats counts 1/k, or --tie-value;
+    a final-round position is one where a score has reached the target)."""
+    clock = time.perf_counter()
     rolled = parse_roll(rules, roll_text)
     state = TurnState(sum(rolled), humans, daleks, doctors, exterminates)
     check_position(rules, state)
     if scores is None:
-        report = dalek_report.best_move(compile_turn(rules), state, rolled, exact)
-        unit = "expected points"
+        race_only = given("seat", "players", "target", "tie_value")
+        if race_only:
+            raise InputError(f"{', '.join(race_only)} describe a race position: give "
+                             f"--scores too")
+        compiled = compile_turn(rules, force=force)
+        if exact:
+            cost.check_turn(compiled, force, exact=1)
+        report = dalek_report.best_move(compiled, state, rolled, exact)
+        cached = False
     else:
-        numbers = _scores(scores)
-        values = _race(faces, die_file, dice, tie_rule, players or len(numbers), target,
-                       tie_value, exact, quiet, no_cache)
-        position = values.race.check_position(numbers, seat - 1)
+        players = len(scores) if players is None else players
+        if players != len(scores):
+            raise InputError(f"--scores gives {len(scores)} scores but --players is {players}")
+        race = _race(rules, players, target, tie_value, force)
+        position = race.check_position(scores, seat - 1)
+        values = _solve(race, exact, quiet, no_cache, force)
         report = dalek_report.race_best_move(values, position, state, rolled, exact)
-        unit = f"P(win) for seat {seat}"
-    lines = [f"Position: rolled {report['roll']}; before it: {state}",
-             f"set aside: {report['set_aside']}"]
-    if scores is not None:
-        lines.insert(0, f"Race to {target}: scores {scores}, seat {seat} to move")
+        cached = values.cached
+    report["timings"] = _timings(clock, cached)
+    emit(report, _best_move_text(report, state, exact), as_json)
+
+
+def _best_move_text(report: dict, state: TurnState, exact: bool) -> str:
+    unit = report["objective"]
+    position = report["position"]
+    lines = [f"Position: rolled {' '.join(report['roll'])}; before it: {state}",
+             f"set aside: {' '.join(report['set_aside']) or 'nothing'}"]
+    if position["scores"] is not None:
+        lines.insert(0, f"Race to {report['rules']['target']}: scores "
+                        f"{','.join(map(str, position['scores']))}, seat {position['seat']} "
+                        f"to move")
+        unit = f"win share for seat {position['seat']}"
     if report["doctor_intervenes"]:
         lines.append("The Doctor intervenes: the turn is over with 0 points.")
-    else:
-        lines.append(f"value ({unit}): {report['value']:.12f}")
-        rows = [(o["keep"], o["action"], f"{o['value']:.12f}", f"{o['regret']:.12f}")
-                + ((o["value_exact"],) if exact else ()) for o in report["options"]]
-        headers = ["keep", "then", unit, "regret"] + (["exact"] if exact else [])
-        lines += ["", table(headers, rows)]
-    emit(report, "\n".join(lines), as_json)
-
-
-def _scores(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(s) for s in text.replace(" ", "").split(","))
-    except ValueError:
-        raise InputError(f"--scores takes whole numbers separated by commas, not {text!r}") \
-            from None
+        return "\n".join(lines)
+    lines.append(f"value ({unit}): {report['value']:.12f}")
+    rows = [(" ".join(o["keep"]) or "-", o["action"], f"{o['value']:.12f}",
+             f"{o['regret']:.12f}") + ((o["value_exact"],) if exact else ())
+            for o in report["options"]]
+    headers = ["keep", "then", unit, "regret"] + (["exact"] if exact else [])
+    return "\n".join([*lines, "", table(headers, rows)])
 
 
 @dalek.command("table")
 @rules_options
 @race_options
 @click.option("--race", is_flag=True, help="The race table (implied by --players or --target).")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Directory to write (default tables/dalek_dice/turn or .../race_<N>p_<T>).")
-def table_command(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_cache,
-                  race, out) -> None:
+@click.option("--out", type=OutputPath(directory=True), default=None,
+              help="Folder to write, made if missing in an existing folder (default "
+                   "tables/dalek_dice/turn or .../race_<N>p_<T>).")
+@json_option
+def table_command(rules, force, players, target, tie_value, quiet, no_cache, race, out,
+                  as_json) -> None:
     """Write a strategy table with a manifest.
 
     The turn table: every state's expected points, stop-or-roll, the best keep for every roll.
     The race table (--players/--target/--race): every position's win probability, and what
     playing that turn for expected points instead would cost."""
+    clock = time.perf_counter()
     command = command_line()
-    target_given = click.get_current_context().get_parameter_source("target").name != "DEFAULT"
-    if not (race or players is not None or target_given):
-        rules = parse_rules(faces, die_file, dice, tie_rule)
-        folder = Path(out or "tables/dalek_dice/turn")
-        manifest, summary = dalek_report.write_turn_tables(compile_turn(rules), folder, command)
-        click.echo(f"wrote {folder}: {summary['states']} states, {summary['rolls']} (state, roll)"
-                   f" pairs; expected points {summary['expected_points']}")
+    if not (race or given("players", "target")):
+        folder = _folder(out, "tables/dalek_dice/turn")
+        compiled = compile_turn(rules, force=force)
+        cost.check_turn(compiled, force, exact=1)
+        manifest, summary = dalek_report.write_turn_tables(compiled, folder, command)
+        data = dalek_report.turn_table_data(compiled, summary)
+        text = (f"wrote {folder}: {summary['states']} states, {summary['rolls']} (state, roll)"
+                f" pairs; expected points {summary['expected_points']}")
+        cached = False
     else:
-        values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, False, quiet,
-                       no_cache)
-        folder = Path(out or f"tables/dalek_dice/race_{values.race.players}p_{target}")
+        players = 2 if players is None else players
+        folder = _folder(out, f"tables/dalek_dice/race_{players}p_{target}")
+        racing = _race(rules, players, target, tie_value, force)
+        values = _solve(racing, False, quiet, no_cache, force)
+        cost.check_contrast(racing, len(values.index), force)
         manifest, summary = dalek_report.write_race_tables(values, folder, command)
-        click.echo(f"wrote {folder}: {summary['positions']} positions; points play loses win "
-                   f"probability in {summary['positions_where_points_play_loses']} of them "
-                   f"(largest loss {summary['largest_regret']:.4f})")
-    click.echo(f"manifest: {manifest}")
+        data = dalek_report.race_table_data(racing, summary)
+        text = (f"wrote {folder}: {summary['positions']} positions; points play loses win "
+                f"probability in {summary['positions_where_points_play_loses']} of them "
+                f"(largest loss {summary['largest_regret']:.4f})")
+        cached = values.cached
+    data.update(out=str(folder), manifest=str(manifest), timings=_timings(clock, cached))
+    emit(data, f"{text}\nmanifest: {manifest}", as_json)
+
+
+def _folder(out: str | None, default: str) -> Path:
+    """The folder to write: --out (checked as it was read) or the default, checked now."""
+    from solver.tables import check_output
+
+    if out is not None:
+        return Path(out)
+    try:
+        return check_output(default, directory=True)
+    except ValueError as error:
+        raise InputError(f"cannot write the table to {default}: {error} (or give --out)") \
+            from None
+
+
+def _png(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if not value.lower().endswith(".png"):
+        raise click.BadParameter(f"the plot is a PNG: give a file name ending in .png, not "
+                                 f"{value!r}", ctx, param)
+    return value
 
 
 @dalek.command()
 @rules_options
 @race_options
-@click.option("--out", type=click.Path(dir_okay=False), default="dalek_race.png",
-              show_default=True, help="PNG file to write.")
-def plot(faces, die_file, dice, tie_rule, players, target, tie_value, quiet, no_cache,
-         out) -> None:
-    """A PNG of the two-player race: win probability over (my score, opponent's score), and
+@click.option("--out", type=OutputPath(), default="dalek_race.png", callback=_png,
+              show_default=True, help="PNG file to write (its folder must exist).")
+@json_option
+def plot(rules, force, players, target, tie_value, quiet, no_cache, out, as_json) -> None:
+    """A PNG of the two-player race: win share over (my score, opponent's score), and
     where playing to win differs from playing for points (needs the [plot] extra)."""
-    from solver.games.dalek.plot import plot_race
+    from solver.games.dalek.plot import plot_race, pyplot
 
-    values = _race(faces, die_file, dice, tie_rule, players, target, tie_value, False, quiet,
-                   no_cache)
-    click.echo(f"wrote {plot_race(values, Path(out))}")
+    clock = time.perf_counter()
+    if players not in (None, 2):
+        raise InputError(f"the plot is drawn for two players, not {players}")
+    pyplot()  # matplotlib is there, before the solve
+    race = _race(rules, 2, target, tie_value, force)
+    values = _solve(race, False, quiet, no_cache, force)
+    cost.check_contrast(race, target * target, force)
+    path = plot_race(values, Path(out))
+    data = {"rules": dalek_report.race_data(race), "out": str(path),
+            "timings": _timings(clock, values.cached)}
+    emit(data, f"wrote {path}", as_json)
 
 
 @dalek.command("duel")
 @rules_options
-@click.option("--a", "first", default="win", show_default=True,
+@click.option("--a", "first", type=PolicyName(), default="win", show_default=True,
               help=A_HELP + ' win (or optimal): optimal for winning against the other seat; '
               'points; "keep-daleks K" (alias "hold K"); a policy table (table:FILE).')
-@click.option("--b", "second", default="points", show_default=True, help=B_HELP)
-@click.option("--target", type=click.IntRange(1), default=DEFAULT_TARGET, show_default=True)
+@click.option("--b", "second", type=PolicyName(), default="points", show_default=True,
+              help=B_HELP)
+@click.option("--target", type=click.IntRange(1, MAX_TARGET), default=DEFAULT_TARGET,
+              show_default=True, help=f"The race's target (1 to {MAX_TARGET}).")
 @click.option("--exact", is_flag=True,
               help="Exact rationals (small targets and few dice only).")
 @json_option
-def duel(faces, die_file, dice, tie_rule, first, second, target, exact, as_json) -> None:
+def duel(rules, force, first, second, target, exact, as_json) -> None:
     """Two Dalek Dice policies race each other: each seat's chance to win.
 
     A fixed policy plays the same turn whatever the score; "win" plays each turn for its
     share of the win against the other seat (both "win": the game of `dalek game`)."""
     from solver.games.dalek import policies as dp
 
-    rules = parse_rules(faces, die_file, dice, tie_rule)
-    pairs = dp.Pairs.of(compile_turn(rules))
+    clock = time.perf_counter()
+    compiled = compile_turn(rules, force=force)
+    fixed = [dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in (first, second)]
+    cost.check_turn(compiled, force, policies=2 * sum(fixed))  # each played twice
+    pairs = dp.Pairs.of(compiled)
     policies = (dp.parse_policy(first, pairs, duel=True),
                 dp.parse_policy(second, pairs, duel=True))
-    duel = dp.solve_duel(pairs, policies, target, exact=exact)
-    seats = duel.chances()
+    duel = dp.solve_duel(pairs, policies, target, exact=exact, force=force)
+    seats = exact_texts(duel.chances())
     names = [p.name for p in policies]
-    points = [f"{float(sum(s * q for s, q in enumerate(dp.distribution(p)))):.6f}"
-              if isinstance(p, dp.TurnPolicy) else "-" for p in policies]
-    for seat, name in zip(seats, names):
-        seat["policy"] = name
-    title = (f"Dalek Dice duel to {target} ({rules.dice} dice: {' '.join(rules.die.faces)}; "
-             f"tie rule {rules.tie_rule}): seat 1 moves first")
-    data = {"target": target, "seats": exact_texts(seats),
-            "residual": duel.values.residual, "positions": len(duel.values.index)}
-    emit(data, seats_text(title, names, exact_texts(seats), points), as_json)
+    points = [float(sum(s * q for s, q in enumerate(dp.distribution(p))))
+              if isinstance(p, dp.TurnPolicy) else None for p in policies]
+    for seat, name, expected in zip(seats, names, points):
+        seat.update(policy=name, expected_points=expected)
+    title = (f"Dalek Dice duel to {target} ({rules.dice} dice: {rules.label}; tie rule "
+             f"{rules.tie_rule}): seat 1 moves first")
+    data = {"rules": dalek_report.race_data(duel.race), "seats": seats,
+            "residual": duel.values.residual, "positions": len(duel.values.index),
+            "timings": _timings(clock, duel.values.cached)}
+    emit(data, seats_text(title, names, seats, ["-" if p is None else f"{p:.6f}"
+                                                for p in points]), as_json)

@@ -11,10 +11,9 @@ from solver.games.dalek.race import RaceValues
 from solver.games.dalek.report import contrast
 
 
-def plot_race(values: RaceValues, path: Path) -> Path:
-    """Two panels over (my score, opponent's score), seat 1 about to move: my share of the win,
-    and how far the win-optimal turn's expected points stray from the points-optimal turn
-    (dots: positions where playing for points costs more than 0.1 % of the win)."""
+def pyplot():
+    """matplotlib's pyplot, drawing to files: a clear error when it is not installed (checked
+    before a solve, so a missing extra never costs one)."""
     try:
         import matplotlib
 
@@ -22,9 +21,16 @@ def plot_race(values: RaceValues, path: Path) -> Path:
         import matplotlib.pyplot as plt
     except ImportError:
         raise InputError("plots need matplotlib: pip install 'dice-solver[plot]'") from None
+    return plt
+
+
+def plot_race(values: RaceValues, path: Path) -> Path:
+    """Two panels over (my score, opponent's score), seat 1 about to move (a two-player race):
+    my share of the win, and how far the win-optimal turn's expected points stray from the
+    points-optimal turn (dots: positions where playing for points costs more than 0.1 % of the
+    win)."""
+    plt = pyplot()
     race = values.race
-    if race.players != 2:
-        raise InputError("the plot is drawn for two players")
     target = race.target
     cells = [(a, b) for a in range(target) for b in range(target)
              if ((a, b), 0) in values.index]
@@ -52,7 +58,6 @@ def plot_race(values: RaceValues, path: Path) -> Path:
     figure.colorbar(image, ax=right, label="expected points, win-optimal minus points-optimal")
     right.set(title="Racing changes the turn (dots: points play costs > 0.1%)",
               xlabel="mover's score", ylabel="opponent's score")
-    path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110, metadata={"Software": None})
     plt.close(figure)
     return path

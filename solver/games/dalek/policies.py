@@ -32,6 +32,8 @@ from solver.games.dalek.rules import (
     DOCTORS,
     FIELDS,
     HUMANS,
+    MAX_DICE,
+    MAX_VALUE,
     NOT_OVER,
     TO_ROLL,
     Rules,
@@ -422,30 +424,52 @@ def _check_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
 
 # ---- policies by name, and duels ------------------------------------------------------------
 TABLE = "table:"  # a policy table named on the command line: table:FILE
+POINTS, KEEP_DALEKS = "points", "keep-daleks"
+MOST_HUMANS = MAX_VALUE * MAX_DICE  # "keep-daleks K" past it never stops before the dice run out
 
 
-def parse_policy(text: str, pairs: Pairs, duel: bool = False) -> Policy:
-    """A policy named on the command line: "points", "keep-daleks K" (alias "hold K"), a policy
-    table ("table:FILE", or a FILE ending in .csv or .csv.gz), or in a duel "win" (optimal for
-    winning). "optimal" means "points" for a single turn and "win" in a duel."""
+def read_policy_name(text: str, duel: bool = False) -> tuple[str, int | str | None]:
+    """A policy named on the command line, read without the turn: ("points", None),
+    ("win", None), ("keep-daleks", K) or ("table:", FILE). "points" is optimal for expected
+    points; "keep-daleks K" (alias "hold K") see `keep_daleks`; a policy table is "table:FILE"
+    or a FILE ending in .csv or .csv.gz; "win" (optimal for winning) only in a duel; "optimal"
+    means "points" for a single turn and "win" in a duel. InputError for anything else."""
     words = " ".join(text.split())
     lower = words.lower()
     if lower == "optimal":
-        lower = WIN.name if duel else "points"
-    if lower == "points":
-        return points_policy(pairs)
+        lower = WIN.name if duel else POINTS
+    if lower == POINTS:
+        return POINTS, None
     if lower == WIN.name:
         if not duel:
             raise InputError("the 'win' policy depends on the game position: use it in a duel "
                              "(--duel, or dalek duel)")
-        return WIN
+        return WIN.name, None
     head, _, number = lower.partition(" ")
-    if head in ("keep-daleks", "hold") and number.isdigit():
-        return keep_daleks(pairs, int(number))
+    if head in (KEEP_DALEKS, "hold") and number.isdigit():
+        if int(number) > MOST_HUMANS:
+            raise InputError(f"keep-daleks K takes K from 0 to {MOST_HUMANS} Humans, not "
+                             f"{number}")
+        return KEEP_DALEKS, int(number)
     if lower.startswith(TABLE) or lower.endswith((".csv", ".csv.gz")):
-        return read_table(pairs, words[len(TABLE):] if lower.startswith(TABLE) else words)
+        path = words[len(TABLE):] if lower.startswith(TABLE) else words
+        if not path:
+            raise InputError("table: needs the policy table's file name (table:FILE)")
+        return TABLE, path
     raise InputError(f"unknown Dalek Dice policy {text!r}: use points, \"keep-daleks K\", "
                      f"win (in a duel) or a policy table (table:FILE)")
+
+
+def parse_policy(text: str, pairs: Pairs, duel: bool = False) -> Policy:
+    """A policy named on the command line (`read_policy_name`), built for this turn."""
+    kind, value = read_policy_name(text, duel)
+    if kind == POINTS:
+        return points_policy(pairs)
+    if kind == KEEP_DALEKS:
+        return keep_daleks(pairs, int(value))
+    if kind == TABLE:
+        return read_table(pairs, str(value))
+    return WIN
 
 
 def race_local(policy: TurnPolicy) -> Choices:
@@ -469,14 +493,14 @@ class Duel:
 
 
 def solve_duel(pairs: Pairs, policies: tuple[Policy, ...], target: int, exact: bool = False,
-               use_cache: bool = True) -> Duel:
+               use_cache: bool = True, force: bool = False) -> Duel:
     """The race where seat i plays `policies[i]`. With every seat playing "win" this is the
     plain race (cached like `dalek game`); a fixed seat changes the game, so that solve is
-    never read from or written to the cache."""
+    never read from or written to the cache. `force`: see `solve_race`."""
     locals_ = {seat: race_local(p) for seat, p in enumerate(policies)
                if isinstance(p, TurnPolicy)}
     race = DalekRace(pairs.turn, len(policies), target, seat_locals=locals_)
-    values = solve_race(race, exact=exact, use_cache=use_cache and not locals_)
+    values = solve_race(race, exact=exact, use_cache=use_cache and not locals_, force=force)
     return Duel(race, values)
 
 

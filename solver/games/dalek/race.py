@@ -19,7 +19,13 @@ import numpy as np
 from solver.engine.cyclic import Terminal
 from solver.engine.local import Choices, TurnLocal
 from solver.errors import InputError
-from solver.games.dalek.rules import DEFAULT_TARGET, reaches_target, winners
+from solver.games.dalek.rules import (
+    DEFAULT_TARGET,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    reaches_target,
+    winners,
+)
 from solver.games.dalek.turn import CompiledTurn
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
@@ -59,15 +65,26 @@ class DalekRace:
     seat_locals: dict[int, Choices | TurnLocal] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 6:
-            raise InputError(f"the race needs 2 to 6 players, not {self.players}")
-        if self.target < 1:
-            raise InputError(f"the target must be positive, not {self.target}")
+        if not 2 <= self.players <= MAX_PLAYERS:
+            raise InputError(f"the race needs 2 to {MAX_PLAYERS} players, not {self.players}")
+        if not 1 <= self.target <= MAX_TARGET:
+            raise InputError(f"the target must be between 1 and {MAX_TARGET}, not "
+                             f"{self.target}")
         if self.tie_value is not None and not 0 <= self.tie_value <= 1:
             raise InputError(f"the tie value must lie between 0 and 1, not {self.tie_value}")
         self.metric = RaceMetrics(self.players)
         self.metrics = self.metric.count  # what the engine sees
         self._payoffs: dict[tuple[int, ...], Terminal] = {}
+        if not any(self.scores_at_all(seat) for seat in range(self.players)):
+            raise InputError("no seat can ever score (with this die, and these policies): the "
+                             "race would never end")
+
+    def scores_at_all(self, seat: int) -> bool:
+        """Some turn of this seat scores more than 0."""
+        local = self.seat_locals.get(seat)
+        if isinstance(local, Choices):
+            return any(p for option in local.exact for p in option[1:])
+        return bool(self.possible[1:].any())
 
     @cached_property
     def optimal_turn(self) -> TurnLocal:
@@ -77,6 +94,19 @@ class DalekRace:
     def possible(self) -> np.ndarray:
         """The turn scores that can happen at all (others get no probability under any play)."""
         return self.turn.graph.possible_results()
+
+    @cached_property
+    def held(self) -> np.ndarray:
+        """held[s]: some game gives a seat the score s (turns add up the scores a turn can
+        make), for s below the target plus the highest turn score: the scores a position can
+        hold (a seat stops adding once a score reaches the target: the game ends that round)."""
+        steps = np.flatnonzero(self.possible[1:]) + 1  # a score of 0 changes nothing
+        held = np.zeros(self.target + (int(steps.max()) if len(steps) else 0), dtype=bool)
+        held[0] = True
+        for score in range(self.target):
+            if held[score]:
+                held[score + steps] = True
+        return held
 
     def start(self) -> Position:
         return ((0,) * self.players, 0)
@@ -163,13 +193,20 @@ class DalekRace:
             raise InputError("scores cannot be negative")
         if not 0 <= mover < self.players:
             raise InputError(f"seat must be between 1 and {self.players}")
-        top = self.target + self.turn.graph.n_results - 1
-        if any(s >= top for s in scores):
-            raise InputError(f"no score can reach {top} or more before the game ends")
+        for s in scores:
+            if s >= len(self.held) or not self.held[s]:
+                raise InputError(f"no game of this race gives a seat {s} points (turns score "
+                                 f"{_listed(np.flatnonzero(self.possible))})")
         if any(reaches_target(s, self.target) for s in scores[mover:]):
             raise InputError(f"a seat from the mover on has reached {self.target}: the game "
                              f"would be over before this turn")
         return self.canonical(tuple(scores), mover)
+
+
+def _listed(numbers: np.ndarray) -> str:
+    """Numbers for a message: all of them, or the first few."""
+    shown = ", ".join(map(str, numbers[:12].tolist()))
+    return shown + (", ..." if len(numbers) > 12 else "")
 
 
 @dataclass
@@ -249,10 +286,12 @@ def _code_hash() -> str:
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None,
-               use_cache: bool = True) -> RaceValues:
-    """Solve the race (float64, or exact rationals), reusing a cached float solve."""
+               use_cache: bool = True, force: bool = False) -> RaceValues:
+    """Solve the race (float64, or exact rationals), reusing a cached float solve. A solve
+    estimated past the budget is refused unless `force` (past the memory limit, always)."""
     from solver import cache
     from solver.engine.cyclic import solve
+    from solver.games.dalek.cost import check_race
 
     key = cache_key(race)
     use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
@@ -264,6 +303,7 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None,
             return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
                               iterations=int(stored["iterations"]),
                               components=int(stored["components"]), cached=True)
+    check_race(race, exact, force)
     solution = solve(race, race.start(), exact=exact, progress=progress)
     graph = solution.graph
     values = RaceValues(race, graph.index, solution.table[:graph.size],

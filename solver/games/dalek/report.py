@@ -8,10 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
 from solver.formatting import exact_text, exact_texts
-from solver.games.dalek.race import RaceValues, cache_key
-from solver.games.dalek.rules import DOCTOR, EXTERMINATE, FIELDS, TurnState, format_faces
+from solver.games.dalek.race import DalekRace, RaceValues, cache_key
+from solver.games.dalek.rules import DOCTOR, EXTERMINATE, FIELDS, Rules, TurnState, format_faces
 from solver.games.dalek.turn import (
     END,
     ROLL,
@@ -24,35 +23,46 @@ from solver.games.dalek.turn import (
 from solver.tables import write_manifest, write_table
 
 
+def rules_data(rules: Rules) -> dict:
+    """The rules a turn's answer is for: the dice (faces and their weights), the tie rule."""
+    return {"game": "dalek", "dice": rules.dice, "faces": list(rules.die.faces),
+            "weights": list(rules.die.weights), "tie_rule": rules.tie_rule}
+
+
+def race_data(race: DalekRace) -> dict:
+    """The rules a race's answer is for: the turn's, the players, the target and what a tie
+    for first is worth to each tied seat (null: 1/k among k tied seats)."""
+    tie = race.tie_value
+    return {**rules_data(race.turn.rules), "players": race.players, "target": race.target,
+            "tie_value": None if tie is None else float(tie),
+            "tie_value_exact": None if tie is None else exact_text(tie)}
+
+
 def turn_summary(turn: CompiledTurn, exact: bool, distribution: bool) -> dict:
     """Expected points of a fresh turn, P(0), and optionally every score's probability."""
     solution = solve_points(turn, exact)
     floats = solution.distribution()
-    summary: dict = {
-        "dice": turn.rules.dice,
-        "faces": list(turn.rules.die.faces),
-        "weights": list(turn.rules.die.weights),
-        "tie_rule": turn.rules.tie_rule,
-        "expected_points": solution.value(turn.root),
-        "p_zero": floats[0],
-    }
+    summary: dict = {"rules": rules_data(turn.rules), "expected_points": solution.value(turn.root),
+                     "p_zero": floats[0]}
     if exact:
         exact_dist = solution.exact.distribution
         summary["expected_points_exact"] = exact_text(solution.exact_value(turn.root))
         summary["p_zero_exact"] = exact_text(exact_dist[0])
     if distribution:
-        summary["distribution"] = {s: p for s, p in enumerate(floats) if p > 0}
+        rows = [{"score": s, "probability": p} for s, p in enumerate(floats) if p > 0]
         if exact:
-            summary["distribution_exact"] = {s: exact_text(p) for s, p in enumerate(exact_dist)
-                                             if p > 0}
+            for row in rows:
+                row["probability_exact"] = exact_text(exact_dist[row["score"]])
+        summary["distribution"] = rows
     return summary
 
 
 def best_move(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...], exact: bool) -> dict:
     """`best_move_for` with expected points as the utility."""
     utility = points_utility(turn)
-    return best_move_for(turn, state, rolled, [float(u) for u in utility],
-                         utility if exact else None)
+    report = best_move_for(turn, state, rolled, [float(u) for u in utility],
+                           utility if exact else None)
+    return {"rules": rules_data(turn.rules), "objective": "expected points", **report}
 
 
 def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
@@ -66,16 +76,18 @@ def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
     exact = None if exact_utility is None else graph.solve_exact(exact_utility)
     opts = position_options(turn, state, rolled)
     doctor, exterminate = rules.set_aside_dice(rolled)
-    aside = " ".join([DOCTOR] * int(doctor) + [EXTERMINATE] * int(exterminate)) or "nothing"
     rows = []
     for index, option in enumerate(opts):
-        row = {"keep": format_faces(rules, option.keep), "action": option.action,
+        row = {"keep": face_list(rules, option.keep), "action": option.action,
                "value": float(floats[option.node])}
         order = exact.value(option.node) if exact else row["value"]
         rows.append((-order, index, row, order))
     rows.sort(key=lambda r: r[:2])
-    report: dict = {"roll": format_faces(rules, rolled), "set_aside": aside,
-                    "doctor_intervenes": not opts,
+    report: dict = {"position": {**dict(zip(FIELDS, state.fields)), "scores": None,
+                                 "seat": None},
+                    "roll": face_list(rules, rolled),
+                    "set_aside": [DOCTOR] * int(doctor) + [EXTERMINATE] * int(exterminate),
+                    "doctor_intervenes": not opts, "best": None,
                     "options": [r[2] for r in rows]}
     if not rows:  # the third Doctor: the turn scores 0
         report["value"] = float(utility[0])
@@ -90,7 +102,13 @@ def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
             row["regret_exact"] = exact_text(rows[0][3] - order)
     if exact:
         report["value_exact"] = exact_text(rows[0][3])
+    report["best"] = rows[0][2]
     return report
+
+
+def face_list(rules: Rules, counts: Sequence[int]) -> list[str]:
+    """Dice as a list of faces, each as often as it shows (["H4", "H4", "D3"]; [] for none)."""
+    return [f for f, c in zip(rules.die.faces, counts) for _ in range(c)]
 
 
 def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path, dict]:
@@ -139,22 +157,15 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
 def game_summary(values: RaceValues) -> dict:
     """Each seat's chances at the start of the game under optimal play."""
     race = values.race
-    seats = exact_texts(values.chances(race.start()))
-    return {"players": race.players, "target": race.target,
-            "tie_value": "1/k" if race.tie_value is None else exact_text(race.tie_value),
-            "dice": race.turn.rules.dice, "faces": list(race.turn.rules.die.faces),
-            "tie_rule": race.turn.rules.tie_rule, "seats": seats,
+    return {"rules": race_data(race), "seats": exact_texts(values.chances(race.start())),
             "residual": values.residual, "positions": len(values.index),
-            "components": values.components, "iterations": values.iterations,
-            "cached": values.cached, "seconds": values.seconds}
+            "components": values.components, "iterations": values.iterations}
 
 
 def head_starts(values: RaceValues) -> dict:
     """Two players: seat 1's share of the win when it starts with h points (seat 2 with none),
     for every h a game can produce, and the h that makes the game fairest."""
     race = values.race
-    if race.players != 2:
-        raise InputError("head starts are tabled for two players")
     rows = [{"head_start": h,
              "value_seat_1": float(values.values(((h, 0), 0))[race.metric.value(0)])}
             for h in range(race.target) if ((h, 0), 0) in values.index]
@@ -165,12 +176,11 @@ def head_starts(values: RaceValues) -> dict:
 def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple[int, ...],
                    exact: bool) -> dict:
     """The options for a roll in a game position, valued by the mover's share of the win."""
-    report = best_move_for(values.race.turn, state, rolled, values.utilities(position),
+    race = values.race
+    report = best_move_for(race.turn, state, rolled, values.utilities(position),
                            values.exact_utilities(position) if exact else None)
-    report["scores"] = list(position[0])
-    report["seat"] = position[1] + 1
-    report["objective"] = "win share"
-    return report
+    report["position"].update(scores=list(position[0]), seat=position[1] + 1)
+    return {"rules": race_data(race), "objective": "win share", **report}
 
 
 def contrast(values: RaceValues, positions: list) -> np.ndarray:
@@ -194,6 +204,19 @@ def contrast(values: RaceValues, positions: list) -> np.ndarray:
         block[:, 2] = (dist * scores).sum(axis=1)  # no BLAS: the same bits on every machine
         block[:, 3] = dist[:, 0]
     return result
+
+
+def turn_table_data(turn: CompiledTurn, summary: dict) -> dict:
+    """What `dalek table` wrote for the turn, as JSON output (the manifest's summary)."""
+    return {"table": "turn", "rules": rules_data(turn.rules), "states": summary["states"],
+            "rolls": summary["rolls"], "expected_points": summary["expected_points_float"],
+            "expected_points_exact": summary["expected_points"],
+            "p_zero": float(Fraction(summary["p_zero"])), "p_zero_exact": summary["p_zero"]}
+
+
+def race_table_data(race: DalekRace, summary: dict) -> dict:
+    """What `dalek table` wrote for a race, as JSON output (the manifest's summary)."""
+    return {"table": "race", "rules": race_data(race), **summary}
 
 
 def write_race_tables(values: RaceValues, out: Path, command: str) -> tuple[Path, dict]:

@@ -25,6 +25,12 @@ from solver.errors import InputError
 DEFAULT_FACES = "H4 H2 D3 D2 DOC EXT"  # inferred layout, see shared/reference/game-facts.md
 DEFAULT_DICE = 10
 DEFAULT_TARGET = 60  # rule 10
+MAX_DICE = 30  # bounds of what a user may ask (a request inside them may still be refused
+MAX_FACES = 12  # as too costly, by solver.games.dalek.cost)
+MAX_VALUE = 99  # the number on a Human or Dalek face
+MAX_WEIGHT = 1000  # a face's weight: how many sides of a die show it
+MAX_PLAYERS = 6
+MAX_TARGET = 1000
 DOCTOR = "DOC"
 EXTERMINATE = "EXT"
 THIRD = 3  # the third Doctor (rule 5) or the third Exterminate (rule 6) ends the turn
@@ -68,12 +74,26 @@ class Rules:
         if self.tie_rule not in TIE_RULES:
             raise InputError(f"tie rule must be one of {', '.join(TIE_RULES)}, not "
                              f"{self.tie_rule!r}")
-        if not 1 <= self.dice <= 30:
-            raise InputError(f"the number of dice must be between 1 and 30, not {self.dice}")
-        for face in self.die.faces:
-            if face not in (DOCTOR, EXTERMINATE) and not _VALUED.match(face):
+        if not 1 <= self.dice <= MAX_DICE:
+            raise InputError(f"the number of dice must be between 1 and {MAX_DICE}, not "
+                             f"{self.dice}")
+        for face, weight in zip(self.die.faces, self.die.weights):
+            valued = _VALUED.match(face)
+            if face not in (DOCTOR, EXTERMINATE) and not valued:
                 raise InputError(f"unknown Dalek Dice face {face!r}: faces are H<n> (Human), "
                                  f"D<n> (Dalek), DOC and EXT")
+            if valued and int(valued.group(2)) > MAX_VALUE:
+                raise InputError(f"face {face!r}: a Human or Dalek face is worth 1 to "
+                                 f"{MAX_VALUE}")
+            if weight > MAX_WEIGHT:
+                raise InputError(f"face {face!r} has weight {weight}: a weight (how many sides "
+                                 f"show the face) is at most {MAX_WEIGHT}")
+        if len(self.die.faces) > MAX_FACES:
+            raise InputError(f"the die has {len(self.die.faces)} different faces: at most "
+                             f"{MAX_FACES}")
+        if not self.keepable_faces:
+            raise InputError("the die needs a Human (H<n>) or a Dalek (D<n>) face: with only "
+                             "DOC and EXT no die could ever be kept")
 
     # ---- the faces (rules 1 and 2) --------------------------------------------------------
     @property
@@ -93,6 +113,25 @@ class Rules:
     def value(self, face: int) -> int:
         """Rule 2: the number printed on a Human or Dalek face."""
         return int(self.die.faces[face][1:])
+
+    def kept_sums(self, faces: Sequence[int], most: int) -> list[set[int]]:
+        """Rule 2: sums[i] holds every total that exactly i kept dice of these faces (Human
+        faces, or Dalek faces) can make, for i = 0..most."""
+        values = {self.value(f) for f in faces}
+        sums = [{0}] + [set() for _ in range(most)]
+        for i in range(1, most + 1):
+            sums[i] = {s + v for s in sums[i - 1] for v in values}
+        return sums
+
+    @property
+    def label(self) -> str:
+        """The die as used, for people: its faces, and the weights that are not 1 ("H4 H2 D3
+        D2 DOC EXT, weight 2 on H4 (7 in all)")."""
+        faces = " ".join(self.die.faces)
+        heavy = [f"{w} on {f}" for f, w in zip(self.die.faces, self.die.weights) if w != 1]
+        if not heavy:
+            return faces
+        return f"{faces}, weight {', '.join(heavy)} ({self.die.total} in all)"
 
     @cached_property
     def kept_values(self) -> np.ndarray:
@@ -228,16 +267,17 @@ def parse_rules(faces: str | None = None, die_file: str | None = None, dice: int
 
 
 def read_die_file(path: str) -> str:
-    """A die file: JSON or TOML with `faces`, a list of names or a table of name -> weight."""
-    file = Path(path)
+    """A die file: JSON or TOML (by its name) with `faces`, a list of names or a table of
+    name -> weight ("-": JSON on standard input; gzip, a byte order mark and size limits as
+    every input file, `solver.samples.read_text`)."""
+    from solver.samples import read_text
+
+    text = read_text(path, f"die file {path}")
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read die file {path}: {error.strerror}") from None
-    try:
-        data = _toml().loads(text) if file.suffix == ".toml" else json.loads(text)
-    except ValueError as error:
-        raise InputError(f"die file {path} is malformed: {error}") from None
+        data = _toml().loads(text) if Path(path).suffix == ".toml" else json.loads(text)
+    except (ValueError, RecursionError) as error:
+        reason = str(error) if isinstance(error, ValueError) else "nested too deep"
+        raise InputError(f"die file {path} is malformed: {reason}") from None
     faces = data.get("faces") if isinstance(data, dict) else None
     if isinstance(faces, list) and all(isinstance(f, str) for f in faces):
         return " ".join(faces)

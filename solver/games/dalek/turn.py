@@ -201,10 +201,12 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[first], inverse.reshape(-1)
 
 
-def compile_turn(rules: Rules, use_cache: bool = True) -> CompiledTurn:
+def compile_turn(rules: Rules, use_cache: bool = True, force: bool = False) -> CompiledTurn:
     """The turn graph of these rules: from the disk cache when it was built before by this
-    very code (the key holds a hash of the modules that build it), else built and stored."""
+    very code (the key holds a hash of the modules that build it), else built and stored. A
+    build estimated past the budget is refused unless `force` (past the memory limit, always)."""
     from solver import cache
+    from solver.games.dalek.cost import check_build
 
     key = {"game": "dalek_turn", "faces": list(rules.die.faces),
            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
@@ -212,6 +214,7 @@ def compile_turn(rules: Rules, use_cache: bool = True) -> CompiledTurn:
     stored = cache.load(key) if use_cache else None
     if stored is not None:
         return _from_arrays(rules, stored)
+    check_build(rules, force)
     turn = build_turn(rules)
     arrays = _to_arrays(turn) if use_cache else None
     if arrays is not None:
@@ -402,8 +405,8 @@ def check_position(rules: Rules, state: TurnState) -> None:
     if valued < 0:
         raise InputError(f"{rules.kept_dice(state)} dice are kept (the game has {rules.dice}, "
                          f"{state.to_roll} rolled), fewer than the kept Doctors and Exterminates")
-    humans = _sums([rules.value(f) for f in rules.human_faces], valued)
-    daleks = _sums([rules.value(f) for f in rules.dalek_faces], valued)
+    humans = rules.kept_sums(rules.human_faces, valued)
+    daleks = rules.kept_sums(rules.dalek_faces, valued)
     if not any(state.humans in humans[i] and state.daleks in daleks[valued - i]
                for i in range(valued + 1)):
         raise InputError(f"no {valued} kept Human and Dalek dice add up to {state.humans} Humans "
@@ -411,14 +414,6 @@ def check_position(rules: Rules, state: TurnState) -> None:
                          f"(the game has {rules.dice} dice and the roll shows {state.to_roll}: "
                          f"say what the others show with --humans, --daleks, --doctors and "
                          f"--exterminates)")
-
-
-def _sums(values: list[int], most: int) -> list[set[int]]:
-    """sums[i]: every total that exactly i dice showing these values can make."""
-    sums = [{0}] + [set() for _ in range(most)]
-    for i in range(1, most + 1):
-        sums[i] = {s + v for s in sums[i - 1] for v in values}
-    return sums
 
 
 @dataclass

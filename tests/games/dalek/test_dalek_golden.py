@@ -99,8 +99,9 @@ def test_best_move(position: Position) -> None:
     if best is None:
         assert report["doctor_intervenes"] and report["value"] == 0.0 == position.value
         return
-    top, value = report["options"][0], float(position.value)
-    assert {"keep": top["keep"], "action": top["action"]} == best
+    top, value = report["best"], float(position.value)
+    assert top == report["options"][0]
+    assert {"keep": " ".join(top["keep"]) or "-", "action": top["action"]} == best
     assert abs(report["value"] - value) <= 1e-12 * max(1.0, value)
     assert all(o["regret"] > 0 for o in report["options"][1:])
 
@@ -114,7 +115,8 @@ def test_best_move_exact(position: Position) -> None:
     if best is None:
         assert report["doctor_intervenes"] and position.value == 0
         return
-    top = report["options"][0]
-    assert {"keep": top["keep"], "action": top["action"]} == best
+    top = report["best"]
+    assert top == report["options"][0]
+    assert {"keep": " ".join(top["keep"]) or "-", "action": top["action"]} == best
     assert Fraction(report["value_exact"]) == position.value
     assert all(Fraction(o["regret_exact"]) > 0 for o in report["options"][1:])
