@@ -12,6 +12,7 @@ from solver.errors import InputError
 from solver.games import registry
 
 VERBS = {  # commands over every game -> the module holding the click group of that name
+    "play": "solver.cli.play",
     "serve": "solver.cli.serve",
     "simulate": "solver.cli.simulate",
     "verify": "solver.cli.verify",

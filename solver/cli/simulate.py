@@ -18,7 +18,7 @@ class GameCommands(click.Group):
         self.hook = hook
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(registry())
+        return sorted(name for name in registry() if self.get_command(ctx, name) is not None)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         game = registry().get(name)

@@ -27,7 +27,8 @@ class Examples:
 @dataclass(frozen=True)
 class Game:
     """A game as the command line sees it. Its package holds `commands` (a click group named
-    `name`) and `checks` (the click commands `simulate` and `verify`)."""
+    `name`), `checks` (the click commands `simulate` and `verify`) and, where the game has a
+    companion for the table, `play` (the click command `play`)."""
 
     name: str  # the command word: `dice-solver NAME ...`, `simulate NAME`, `verify NAME`
     title: str  # as its rulebook names it
@@ -50,6 +51,16 @@ class Game:
     def verify(self) -> Any:
         """`dice-solver verify NAME`: a simulator's samples or moves against the exact answer."""
         return self.module("checks").verify
+
+    def play(self) -> Any:
+        """`dice-solver play NAME`: the companion that follows a whole game at the table (the
+        click command `play` of the package's `play` module), or None if the game has none."""
+        try:
+            return self.module("play").play
+        except ModuleNotFoundError as error:
+            if error.name != f"{self.package}.play":
+                raise
+            return None
 
 
 @cache
