@@ -327,3 +327,48 @@ def table_command(dice_file, out, as_json) -> None:
               "timings": {"total": time.perf_counter() - start, "cached": False}}
     emit(report, f"wrote {out}: {summary['rows']} rows ({summary['challenges']} Challenges x "
                  f"{summary['pools']} pools x Sonic 0-5)\nmanifest: {manifest}", as_json)
+
+
+@totd.command("rules")
+@json_option
+def rules_command(as_json) -> None:
+    """Which tool to use next, as rules a player can learn: the best rule of each size, its
+    exact chance of meeting the Challenge and its loss against perfect play (over a fixed set
+    of Adventures)."""
+    from solver.games.totd import toolrules
+
+    start = time.perf_counter()
+    rows, cached = toolrules.learned()
+    report = toolrules.report(rows) | {
+        "timings": {"total": time.perf_counter() - start, "cached": cached}}
+    lines = [f"Perfect play: P(Challenge met) {report['p_optimal']:.6f} on average over "
+             f"{len(report['scenarios'])} Adventures (totd rules --json lists them).", ""]
+    for row in report["frontier"]:
+        lines.append(f"Size {row['size']}: P(met) {row['p_success']:.6f}, loses "
+                     f"{row['loss']:.6f}")
+        lines += [f"  - {line}" for line in row["rule"]]
+    emit(report, "\n".join(lines), as_json)
+
+
+@totd.command("card")
+@click.option("--out", required=True, type=OutputPath(),
+              help="The card to write: a .pdf or a .png file (one A6 page).")
+@json_option
+def card_command(out, as_json) -> None:
+    """A strategy card: the best rule for which tool to use next, with its cost against
+    perfect play in words."""
+    from solver.cards import render
+    from solver.formatting import exact_text
+    from solver.games.totd import toolrules
+
+    start = time.perf_counter()
+    if Path(out).suffix.lower() not in (".pdf", ".png"):
+        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
+    rows, cached = toolrules.learned()
+    card = toolrules.card(rows)
+    render(card, Path(out))
+    report = {"out": out, "rule": list(card.rule), "cost": card.cost,
+              "p_success": float(rows[-1].value), "p_success_exact": exact_text(rows[-1].value),
+              "loss": float(rows[-1].loss), "loss_exact": exact_text(rows[-1].loss),
+              "timings": {"total": time.perf_counter() - start, "cached": cached}}
+    emit(report, f"{out}: {card.rule[0]} ... {card.cost}", as_json)

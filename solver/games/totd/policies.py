@@ -1,39 +1,46 @@
-"""Time of the Daleks: ways to play an Adventure as values, the plan "re-roll every die that is
-not needed", and its exact chance of meeting the Challenge (optimal play's chance is
-`solver.Solver`'s).
+"""Time of the Daleks: ways to play an Adventure as values, the plans a player can follow (a
+`ToolRule`: which tool to use next), and their exact chance of meeting the Challenge (optimal
+play's chance is `solver.Solver`'s).
 
-The plan, for one Doctor (docs/verify.md): roll the pool; while the Challenge is not met (the
-stop test, with the face-change icons and one change per 3 Sonic tokens in hand), use the first
-tool that re-rolls only dice that are not needed, in this order: the re-roll icons as given
-(NUMBER k: up to k unneeded dice of its colour; ANY: every unneeded die of its colour; ALL: only
-when no die of its colour is needed), then 2 Sonic tokens on one unneeded die. It never
-discards a Black die (that re-rolls needed dice too). With no such tool left it stops.
+A plan, for one Doctor: roll the pool; while the Challenge is not met (the stop test, with the
+face-change icons and one change per 3 Sonic tokens in hand), use the first tool its rule
+allows, then stop when none is left. The tools, each re-rolling only dice that are not needed:
+- a re-roll icon, in the order given (NUMBER k: up to k unneeded dice of its colour; ANY: every
+  unneeded die of its colour; ALL: only when no die of its colour is needed);
+- 2 Sonic tokens on one unneeded die: the first in colour order, or (`aim`) one of the colour
+  most likely to show a symbol still missing; with `keep`, only while 3 tokens stay for a face
+  change;
+- with `discard_at` k > 0, before the others: discard a Black die and roll every other die
+  again when at least k slots are empty and more dice are left than the Challenge has slots.
+`ToolRule()` (icons, then Sonic on the first unneeded die, never a discard) is the plan
+"reroll-unneeded" of docs/verify.md.
 
 A die is needed when it fills a slot of the Challenge with the symbol it shows; where more dice
 show a symbol than the Challenge needs, the first ones in colour order (then symbol order) are
 the needed ones. Dice are held as sorted symbol indices per colour. What each tool does and when
 the Challenge is met are rules.py's.
 
-`success` evaluates the plan exactly by recursion over (dice showing, tools left), sharing no
+`success` evaluates a plan exactly by recursion over (dice showing, tools left), sharing no
 code with the optimal solver; the simulator plays the same plan with random dice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import product
-
-import numpy as np
+from math import prod
 
 from solver.dice import roll
 from solver.errors import InputError
 from solver.games.totd.rules import (
+    SONIC_CHANGE,
     SONIC_REROLL,
     SONIC_REROLL_DICE,
     Adventure,
+    Game,
     Tools,
     challenge_met,
     sonic_changes,
@@ -44,7 +51,9 @@ PLAN = "reroll-unneeded"
 OPTIMAL = "optimal"
 Dice = tuple[tuple[int, ...], ...]  # per colour: the symbols shown, sorted
 Thrown = dict[int, Sequence[int]]  # per colour thrown: the symbols shown
-Move = tuple[tuple[int, ...], int, Thrown]  # re-roll icons and tokens left, the dice re-rolled
+Move = tuple[tuple[int, ...], int, Thrown, dict[int, int]]
+"""Re-roll icons and tokens left, the dice taken up (symbols per colour), the dice thrown again
+(per colour: as many as taken up, less a discarded Black die)."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +88,21 @@ def parse_policy(text: str) -> AdventurePolicy:
 
 
 @dataclass(frozen=True)
+class ToolRule:
+    """Which tool a plan uses next (see the module's docstring)."""
+
+    sonic_first: bool = False  # Sonic re-rolls before the re-roll icons
+    keep: bool = False  # Sonic re-rolls only while 3 tokens stay for a face change
+    discard_at: int = 0  # discard a Black die when this many slots are empty (0: never)
+    aim: bool = False  # Sonic on the colour most likely to show a missing symbol
+
+
+@dataclass(frozen=True)
 class Plan:
-    """The plan for one Doctor's Adventure."""
+    """A plan for one Doctor's Adventure."""
 
     adventure: Adventure
+    rule: ToolRule = field(default_factory=ToolRule)
 
     def __post_init__(self) -> None:
         if len(self.adventure.doctors) != 1 or self.adventure.shared != Tools():
@@ -122,69 +142,129 @@ class Plan:
         return _met(self, dice, tokens)
 
     def move(self, dice: Dice, icons: tuple[int, ...], tokens: int) -> Move | None:
-        """The plan's next move: the tools left after it and the symbols re-rolled per colour;
-        None when no tool re-rolls only unneeded dice."""
+        """The plan's next move: the tools left after it, the symbols taken up per colour and
+        the dice thrown again; None when the rule allows no tool."""
         spare = self.spare(dice)
+        tools = (self.sonic, self.icon) if self.rule.sonic_first else (self.icon, self.sonic)
+        for tool in (self.discard, *tools):
+            move = tool(dice, spare, icons, tokens)
+            if move is not None:
+                return move
+        return None
+
+    def icon(self, dice: Dice, spare: Dice, icons: tuple[int, ...], tokens: int) -> Move | None:
+        """The first re-roll icon that re-rolls unneeded dice, on as many as it allows."""
         for icon in icons:
             reroll = self.tools.rerolls[icon]
             mine = spare[reroll.colour]
             most = max((n for n in reroll.sizes(len(dice[reroll.colour])) if n <= len(mine)),
-                       default=0)  # as many unneeded dice as the icon allows
+                       default=0)
             if most:
-                return tuple(i for i in icons if i != icon), tokens, {reroll.colour: mine[:most]}
-        if tokens >= SONIC_REROLL:
-            for colour, mine in enumerate(spare):
-                if mine:
-                    return icons, tokens - SONIC_REROLL, {colour: mine[:SONIC_REROLL_DICE]}
+                return (tuple(i for i in icons if i != icon), tokens,
+                        {reroll.colour: mine[:most]}, {reroll.colour: most})
         return None
+
+    def sonic(self, dice: Dice, spare: Dice, icons: tuple[int, ...], tokens: int) -> Move | None:
+        """2 Sonic tokens on one unneeded die (with `keep`, only if 3 tokens stay)."""
+        if tokens < SONIC_REROLL + (SONIC_CHANGE if self.rule.keep else 0):
+            return None
+        colours = [c for c, mine in enumerate(spare) if mine]
+        if not colours:
+            return None
+        colour = max(colours, key=self.missing_weight(dice)) if self.rule.aim else colours[0]
+        return (icons, tokens - SONIC_REROLL, {colour: spare[colour][:SONIC_REROLL_DICE]},
+                {colour: SONIC_REROLL_DICE})
+
+    def missing_weight(self, dice: Dice):
+        """Per colour, the chance its die shows a symbol the Challenge still lacks (a key:
+        the first colour wins ties)."""
+        game, left = self.adventure.game, list(self.adventure.need)
+        for shown in dice:
+            for symbol in shown:
+                left[symbol] -= left[symbol] > 0
+        return lambda colour: Fraction(
+            sum(w for f, w in zip(game.face_symbols[colour], game.dice[colour].weights)
+                if left[f]), game.dice[colour].total)
+
+    def discard(self, dice: Dice, spare: Dice, icons: tuple[int, ...],
+                tokens: int) -> Move | None:
+        """Discard a Black die and throw the others again, when the rule's count of slots is
+        empty and a die more than the Challenge's slots is left."""
+        slots, black = sum(self.adventure.need), self.adventure.game.black
+        held = sum(map(len, dice))
+        empty = slots - (held - sum(map(len, spare)))
+        if not self.rule.discard_at or empty < self.rule.discard_at or not dice[black] \
+                or held <= slots:
+            return None
+        taken = {c: shown for c, shown in enumerate(dice) if shown}
+        return icons, tokens, taken, {c: len(s) - (c == black) for c, s in taken.items()}
 
     def after(self, dice: Dice, rerolled: Thrown, thrown: Thrown) -> Dice:
         """The dice showing once the `rerolled` symbols (per colour) are thrown again and show
         `thrown`."""
-        kept = [list(shown) for shown in dice]
-        for colour, symbols in rerolled.items():
-            for symbol in symbols:
-                kept[colour].remove(symbol)
-        return tuple(tuple(sorted(kept[c] + list(thrown.get(c, ())))) for c in range(len(kept)))
+        return join(kept(dice, rerolled), thrown)
 
     def first_dice(self, thrown: Thrown) -> Dice:
         """The dice showing after the first roll (`first_throw`) shows `thrown`."""
         return self.after(((),) * len(self.adventure.game.colours), {}, thrown)
 
     # ---- exact ------------------------------------------------------------------------------
-    def rolls(self, dice: dict[int, int]) -> list[tuple[Thrown, Fraction]]:
+    def rolls(self, dice: dict[int, int], exact: bool = True
+              ) -> tuple[tuple[Thrown, Fraction | float], ...]:
         """Every outcome of throwing dice[c] dice of each colour c: symbols per colour, with
-        its exact probability."""
-        game = self.adventure.game
-        per_colour = []
-        for colour, n in dice.items():
-            faces = game.face_symbols[colour]
-            per_colour.append([(colour, tuple(sorted(s for s, k in zip(faces, o)
-                                                     for _ in range(k))), p)
-                               for o, p in roll(game.dice[colour], n)])
-        result = []
-        for combo in product(*per_colour):
-            result.append(({c: shown for c, shown, _ in combo},
-                           np.prod([p for _, _, p in combo], dtype=object)))
-        return result
+        its probability (exact, or as a float)."""
+        return _rolls(self.adventure.game, tuple(dice.items()), exact)
 
-    def success(self) -> Fraction:
-        """P(the Challenge is met) when the plan is followed, exactly."""
+    def success(self, exact: bool = True) -> Fraction | float:
+        """P(the Challenge is met) when the plan is followed: exactly, or by the same recursion
+        in floats (to compare many plans quickly)."""
+        one, zero = (Fraction(1), Fraction(0)) if exact else (1.0, 0.0)
+
         @cache
-        def value(dice: Dice, icons: tuple[int, ...], tokens: int) -> Fraction:
+        def value(dice: Dice, icons: tuple[int, ...], tokens: int) -> Fraction | float:
             if self.met(dice, tokens):
-                return Fraction(1)
+                return one
             move = self.move(dice, icons, tokens)
             if move is None:
-                return Fraction(0)
-            icons, tokens, rerolled = move
-            return sum((p * value(self.after(dice, rerolled, shown), icons, tokens)
-                        for shown, p in self.rolls({c: len(s) for c, s in rerolled.items()})),
-                       Fraction(0))
+                return zero
+            icons, tokens, rerolled, throws = move
+            rest = kept(dice, rerolled)
+            return sum((p * value(join(rest, shown), icons, tokens)
+                        for shown, p in self.rolls(throws, exact)), zero)
 
         icons, tokens = self.start()
         return sum((p * value(self.first_dice(shown), icons, tokens)
-                    for shown, p in self.rolls(self.first_throw())), Fraction(0))
+                    for shown, p in self.rolls(self.first_throw(), exact)), zero)
+
+
+def kept(dice: Dice, rerolled: Thrown) -> Dice:
+    """The dice left on the table when the `rerolled` symbols (per colour) are taken up."""
+    left = [list(shown) for shown in dice]
+    for colour, symbols in rerolled.items():
+        for symbol in symbols:
+            left[colour].remove(symbol)
+    return tuple(map(tuple, left))
+
+
+def join(dice: Dice, thrown: Thrown) -> Dice:
+    """The dice showing when dice `thrown` (symbols per colour) join those on the table."""
+    return tuple(tuple(sorted(shown + tuple(thrown[c]))) if c in thrown else shown
+                 for c, shown in enumerate(dice))
+
+
+@cache
+def _rolls(game: Game, dice: tuple[tuple[int, int], ...], exact: bool
+           ) -> tuple[tuple[Thrown, Fraction | float], ...]:
+    """Plan.rolls, remembered (a plan throws the same dice from many positions)."""
+    per_colour = []
+    for colour, n in dice:
+        faces = game.face_symbols[colour]
+        per_colour.append([(colour, tuple(sorted(s for s, k in zip(faces, o)
+                                                 for _ in range(k))), p)
+                           for o, p in roll(game.dice[colour], n)])
+    number = Fraction if exact else float
+    return tuple(({c: shown for c, shown, _ in combo}, number(prod(p for _, _, p in combo)))
+                 for combo in product(*per_colour))
 
 
 @cache

@@ -31,6 +31,6 @@ def adventure(plan: Plan, throw_symbols: Callable[[dict[int, int]], Thrown]) -> 
         move = plan.move(dice, icons, tokens)
         if move is None:
             return 0
-        icons, tokens, rerolled = move
-        dice = plan.after(dice, rerolled, throw_symbols({c: len(s) for c, s in rerolled.items()}))
+        icons, tokens, rerolled, throws = move
+        dice = plan.after(dice, rerolled, throw_symbols(throws))
     return 1
