@@ -40,6 +40,7 @@ from solver.games.dalek.rules import (
     TIE_RULES,
     Rules,
     TurnState,
+    brief,
     parse_roll,
     parse_rules,
 )
@@ -113,6 +114,9 @@ class PolicyName(click.ParamType):
         return str(value)
 
 
+MAX_SCORE = 10 ** 6  # past any score a game gives (a target of 1000 plus a turn's best)
+
+
 class Scores(click.ParamType):
     """Every player's score in seat order, "12,40"."""
 
@@ -122,9 +126,11 @@ class Scores(click.ParamType):
         if isinstance(value, tuple):
             return value
         words = str(value).replace(" ", "").split(",")
-        if not all(w.isdigit() for w in words):
+        if not all(w.isascii() and w.isdigit() for w in words):
             self.fail(f"write whole numbers from 0 up separated by commas (12,40), not "
-                      f"{value!r}", param, ctx)
+                      f"{brief(str(value))}", param, ctx)
+        if any(len(w) > len(str(MAX_SCORE)) for w in words):
+            self.fail(f"a score is at most {MAX_SCORE:,}, not {brief(str(value))}", param, ctx)
         if not 2 <= len(words) <= MAX_PLAYERS:
             self.fail(f"give 2 to {MAX_PLAYERS} scores, one per player, not {len(words)}",
                       param, ctx)
@@ -372,7 +378,7 @@ def _folder(out: str | None, default: str) -> Path:
 def _png(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if not value.lower().endswith(".png"):
         raise click.BadParameter(f"the plot is a PNG: give a file name ending in .png, not "
-                                 f"{value!r}", ctx, param)
+                                 f"{brief(value)}", ctx, param)
     return value
 
 

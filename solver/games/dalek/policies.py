@@ -38,6 +38,7 @@ from solver.games.dalek.rules import (
     TO_ROLL,
     Rules,
     TurnState,
+    brief,
     doctor_intervenes,
     format_faces,
     parse_dice,
@@ -311,7 +312,7 @@ def read_moves(pairs: Pairs, path: str, what: str) -> Moves:
             rolled[r] = _faces(rules, row[columns["roll"]], faces)
             counts = _faces(rules, row[columns["keep"]], faces)
             then[r] = THEN.index(row[columns["then"]].strip().lower())
-        except (ValueError, InputError) as error:
+        except (ValueError, OverflowError, InputError) as error:  # OverflowError: past int64
             raise InputError(f"{what} line {line}: {_reason(error)}") from None
         if any(c for f, c in enumerate(counts) if f not in keepable):
             raise InputError(f"{what} line {line}: only Human and Dalek dice are kept by choice")
@@ -446,17 +447,17 @@ def read_policy_name(text: str, duel: bool = False) -> tuple[str, int | str | No
                              "(--duel, or dalek duel)")
         return WIN.name, None
     head, _, number = lower.partition(" ")
-    if head in (KEEP_DALEKS, "hold") and number.isdigit():
-        if int(number) > MOST_HUMANS:
+    if head in (KEEP_DALEKS, "hold") and number.isascii() and number.isdigit():
+        if len(number) > len(str(MOST_HUMANS)) or int(number) > MOST_HUMANS:
             raise InputError(f"keep-daleks K takes K from 0 to {MOST_HUMANS} Humans, not "
-                             f"{number}")
+                             f"{brief(number)}")
         return KEEP_DALEKS, int(number)
     if lower.startswith(TABLE) or lower.endswith((".csv", ".csv.gz")):
         path = words[len(TABLE):] if lower.startswith(TABLE) else words
         if not path:
             raise InputError("table: needs the policy table's file name (table:FILE)")
         return TABLE, path
-    raise InputError(f"unknown Dalek Dice policy {text!r}: use points, \"keep-daleks K\", "
+    raise InputError(f"unknown Dalek Dice policy {brief(text)}: use points, \"keep-daleks K\", "
                      f"win (in a duel) or a policy table (table:FILE)")
 
 

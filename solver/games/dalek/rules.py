@@ -80,14 +80,15 @@ class Rules:
         for face, weight in zip(self.die.faces, self.die.weights):
             valued = _VALUED.match(face)
             if face not in (DOCTOR, EXTERMINATE) and not valued:
-                raise InputError(f"unknown Dalek Dice face {face!r}: faces are H<n> (Human), "
+                raise InputError(f"unknown Dalek Dice face {brief(face)}: faces are H<n> (Human), "
                                  f"D<n> (Dalek), DOC and EXT")
-            if valued and int(valued.group(2)) > MAX_VALUE:
-                raise InputError(f"face {face!r}: a Human or Dalek face is worth 1 to "
+            if valued and (len(valued.group(2)) > len(str(MAX_VALUE)) or
+                           int(valued.group(2)) > MAX_VALUE):
+                raise InputError(f"face {brief(face)}: a Human or Dalek face is worth 1 to "
                                  f"{MAX_VALUE}")
             if weight > MAX_WEIGHT:
-                raise InputError(f"face {face!r} has weight {weight}: a weight (how many sides "
-                                 f"show the face) is at most {MAX_WEIGHT}")
+                raise InputError(f"face {face!r} has weight {brief(str(weight))}: a weight "
+                                 f"(how many sides show the face) is at most {MAX_WEIGHT}")
         if len(self.die.faces) > MAX_FACES:
             raise InputError(f"the die has {len(self.die.faces)} different faces: at most "
                              f"{MAX_FACES}")
@@ -262,8 +263,20 @@ def parse_rules(faces: str | None = None, die_file: str | None = None, dice: int
         raise InputError("give the die as --faces or as --die-file, not both")
     if die_file is not None:
         faces = read_die_file(die_file)
-    return Rules(Die.parse("Dalek Dice", DEFAULT_FACES if faces is None else faces), dice,
-                 tie_rule)
+    text = DEFAULT_FACES if faces is None else faces
+    try:
+        die = Die.parse("Dalek Dice", text)
+    except InputError:
+        raise
+    except ValueError:  # a weight int() cannot read: not ASCII digits, or thousands of them
+        raise InputError(f"cannot read the die {brief(text)}: write FACE or FACE:W, W a whole "
+                         f"number from 1 to {MAX_WEIGHT}") from None
+    return Rules(die, dice, tie_rule)
+
+
+def brief(text: str, most: int = 24) -> str:
+    """A user's text quoted in a message, shortened when long."""
+    return repr(text if len(text) <= most else text[:most] + "...")
 
 
 def read_die_file(path: str) -> str:

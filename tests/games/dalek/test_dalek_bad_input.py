@@ -28,6 +28,9 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
                            "worth 1 to 99"),
     "face weight past 1000": ([*TURN, "--faces", "H4:99999999999999999999 D3 DOC EXT"],
                               "at most 1000"),
+    "face weight of 5000 digits": ([*TURN, "--faces", f"H4:{'9' * 5000} D3"], "cannot read"),
+    "face weight in other digits": ([*TURN, "--faces", "H4:\u00b2 D3"], "cannot read"),
+    "face value of 5000 digits": ([*TURN, "--faces", f"H{'9' * 5000} D3"], "worth 1 to 99"),
     "no Human or Dalek face": ([*TURN, "--faces", "DOC EXT"], "a Human (H<n>) or a Dalek"),
     "13 different faces": ([*TURN, "--faces", "H1 H2 H3 H4 H5 H6 H7 D1 D2 D3 D4 D5 D6"],
                            "at most 12"),
@@ -62,6 +65,8 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
     "scores for 2 players, --players 3": ([*ROLL, "--scores", "30,42", "--players", "3"],
                                           "2 scores but --players is 3"),
     "scores that are not numbers": ([*ROLL, "--scores", "30,x"], "whole numbers"),
+    "a score in other digits": ([*ROLL, "--scores", "30,\u00b2"], "whole numbers"),
+    "a score of 5000 digits": ([*ROLL, "--scores", f"1,{'9' * 5000}"], "at most"),
     "one score": ([*ROLL, "--scores", "30"], "2 to 6 scores"),
     "a score no game reaches": ([*ROLL, "--scores", "1,1", "--target", "12"], "no game"),
     "a seat past the players": ([*ROLL, "--scores", "5,5", "--seat", "3", "--target", "12"],
@@ -87,6 +92,10 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
     "unknown policy": (["dalek", "duel", "--a", "nope"], "unknown Dalek Dice policy"),
     "keep-daleks past the most Humans": (["dalek", "duel", "--a", "keep-daleks 99999"],
                                          "from 0 to 2970"),
+    "keep-daleks in other digits": (["dalek", "duel", "--a", "keep-daleks \u00b2"],
+                                    "unknown Dalek Dice policy"),
+    "policy table with a number past int64": (["dalek", "duel", "--dice", "1", "--a",
+                                               "table:{huge_number}"], "whole numbers"),
     "policy table missing": (["dalek", "duel", "--a", "table:{missing}"], "No such file"),
     "policy table of random bytes": ([*RUN, "--policy", "table:{random}"], "not UTF-8"),
     "policy table without a name": (["dalek", "duel", "--a", "table:"], "file name"),
@@ -106,6 +115,8 @@ FILES = {  # the files the bad inputs name, by their placeholder
     "no_faces": b'{"face": ["H4", "H2", "D3", "D2", "DOC", "EXT"]}',
     "deep": b'{"faces": ' + b"[\n" * 100_000 + b"]\n" * 100_000 + b"}",
     "random": bytes(range(256)) * 8,
+    "huge_number": b"to_roll,humans,daleks,doctors,exterminates,roll,keep,then\n"
+                   b"99999999999999999999,0,0,0,0,H4,H4,end\n",
     "damaged_gzip": gzip.compress(b'{"faces": ["H4", "D3"]}')[:-6] + b"xxxxxx",
 }
 
