@@ -180,6 +180,8 @@ def _option_words(option: dict) -> str:
 def hint(line: str, error: InputError) -> str:
     """One line for a line the companion cannot read: a command it resembles, or the error."""
     word = line.strip().split()[0].lower() if line.strip() else ""
+    if word in WORDS and word != "took":
+        return f"? type {word} alone on its line"
     close = get_close_matches(word, WORDS, n=1, cutoff=0.6)
     if close and word not in WORDS:
         return f"? did you mean {close[0]}? (help lists the commands)"
@@ -207,12 +209,17 @@ def load_saved(path: str, setup: dict) -> list[str]:
     return lines
 
 
-def save(path: str, companion: Companion) -> None:
-    """The Adventure and its lines so far, written whole (a crash leaves the last save)."""
+def save(path: str, companion: Companion) -> bool:
+    """The Adventure and its lines so far, written whole (a crash leaves the last save);
+    False when the file cannot be written (the Adventure goes on)."""
     data = {"adventure": companion.setup, "lines": companion.lines}
     scratch = f"{path}.tmp"
-    Path(scratch).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(scratch, path)
+    try:
+        Path(scratch).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(scratch, path)
+    except OSError:
+        return False
+    return True
 
 
 def resume(companion: Companion, lines: list[str]) -> None:
@@ -262,6 +269,6 @@ def play(need, dice_file, printed_faces, pool, sonic, rerolls, changes, save_fil
         except InputError as error:
             click.echo(hint(line, error))
             continue
-        if save_file:
-            save(save_file, companion)
+        if save_file and not save(save_file, companion):
+            click.echo(f"? cannot write {save_file}: this line is not saved")
     click.echo(companion.end())

@@ -51,14 +51,14 @@ class Game:
         """The index of a colour named in any letter case, or a clear error."""
         name = text.strip().lower()
         if name not in self.colours:
-            raise InputError(f"unknown colour {text!r} (colours: {', '.join(self.colours)})")
+            raise InputError(f"unknown colour {_shown(text)} (colours: {', '.join(self.colours)})")
         return self.colours.index(name)
 
     def symbol(self, text: str) -> int:
         """The index of a symbol named in any letter case, or a clear error."""
         lowered = [s.lower() for s in self.symbols]
         if text.strip().lower() not in lowered:
-            raise InputError(f"unknown symbol {text!r} (symbols: {', '.join(self.symbols)})")
+            raise InputError(f"unknown symbol {_shown(text)} (symbols: {', '.join(self.symbols)})")
         return lowered.index(text.strip().lower())
 
     @property
@@ -575,7 +575,7 @@ def parse_showing(game: Game, text: str) -> tuple[Pool, tuple[tuple[int, ...], .
             showing[colour][last[1]] += 1 if count is None else count
             count, colour = None, None
         else:
-            raise InputError(f"cannot read {token!r} in the dice showing {_shown(text)}: "
+            raise InputError(f"cannot read {_shown(token)} in the dice showing {_shown(text)}: "
                              f"{_SHOWING_EXAMPLE}")
     if count is not None or colour is not None:
         raise InputError(f"the dice showing {_shown(text)} end without a face: {_SHOWING_EXAMPLE}")
@@ -590,14 +590,14 @@ def _die_count(token: str) -> int:
     digits = "".join(ch for ch in token if ch.isascii() and ch.isdigit())
     count = count_of(digits) if len(digits) <= 6 else None
     if count is None or not 1 <= count <= POOL_LIMIT:
-        raise InputError(f"a count of dice showing is 1 to {POOL_LIMIT}, not {token!r}")
+        raise InputError(f"a count of dice showing is 1 to {POOL_LIMIT}, not {_shown(token)}")
     return count
 
 
 def _showing_colour(game: Game, word: str) -> int:
     """The colour that starts a die, or a hint when the player named its face first."""
     if word.lower() in (s.lower() for s in game.symbols):
-        raise InputError(f"{word!r} needs its colour first, e.g. \"black:{word}\" "
+        raise InputError(f"{_shown(word)} needs its colour first, e.g. \"black:{word}\" "
                          f"(colours: {', '.join(game.colours)})")
     return game.colour(word)
 

@@ -4,6 +4,8 @@ a user meets it: `python cli.py ...` exits with status 2 and one line on stderr.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ SHIPPED = json.loads((ROOT / "solver" / "games" / "totd" / "dice.json").read_tex
 SIX = "Running, Diplomacy, Science, Cunning, Tactics, Strength"
 CHANCE = ("totd", "chance", "--need", "Science", "--pool", "black=4")
 HELP = ("totd", "help", "--need", "Science", "--me", "black=4")
+MOVE = ("totd", "best-move", "--need", "Science", "--showing")
+PLAY = ("play", "totd", "--need", "Science", "--pool", "black=2")
 
 
 def refused(*args: str) -> str:
@@ -72,6 +76,25 @@ CASES = {
     "a dice file that is a folder": ((*CHANCE, "--dice-file", str(ROOT)), "folder"),
     "a dice file that is missing": ((*CHANCE, "--dice-file", "/nonexistent.json"),
                                     "cannot read"),
+    "dice showing with a face first": ((*MOVE, "Science"), "colour first"),
+    "dice showing with a count of nine": ((*MOVE, "9x black:Science"), "1 to 8"),
+    "dice showing with a count of zero": ((*MOVE, "0 black:Science"), "1 to 8"),
+    "dice showing with a count in superscript": ((*MOVE, "\u00b2x black:Science"),
+                                                 "unknown colour"),
+    "dice showing with a count and no die": ((*MOVE, "black:Science 2x"), "without a face"),
+    "dice showing with two counts after a die": ((*MOVE, "black:Science x2 x3"),
+                                                 "cannot read"),
+    "dice showing past the pool limit": ((*MOVE, "5x black:Science 4x black:Running"),
+                                         "at most 8"),
+    "dice showing as one enormous word": ((*MOVE, "x" * 100_000), "unknown colour"),
+    "best-move listing no options": ((*MOVE, "black:Science", "--top", "0"), "--top"),
+    "a card neither PDF nor PNG": (("totd", "card", "--out", "/tmp/card.svg"), ".pdf or .png"),
+    "a card into a missing folder": (("totd", "card", "--out", "/nonexistent/card.pdf"),
+                                     "does not exist"),
+    "play with the dice file on standard input": ((*PLAY, "--dice-file", "-"), "as a file"),
+    "play saving into a folder": ((*PLAY, "--save", str(ROOT)), "folder"),
+    "play with too many dice": (("play", "totd", "--need", "Science", "--pool", "black=9"),
+                                "at most 8"),
 }
 
 
@@ -166,3 +189,25 @@ def test_table_pools_fit_a_dice_file_of_many_colours(tmp_path: Path) -> None:
     pools = table_pools(game)
     assert all(min(pool) >= 0 for _, pool in pools)
     assert [sum(pool) for kind, pool in pools if kind == "mixed"] == [7, 8]
+
+
+def test_play_answers_any_line_in_one_line_and_goes_on(tmp_path: Path) -> None:
+    """Whatever is typed at the table (garbage, huge lines, control characters, commands with
+    extra words, took N out of range, undo past the start), each line gets at most one line of
+    hint, the session goes on and ends normally; a save file that cannot be replayed is refused
+    in one line."""
+    garbage = ["took", "took -1", "took 99999999999999999", "took \u00b2", "undo", "Stop now",
+               "x" * 200_000, "black:" + "S" * 100_000, "\x00\x01", "\U0001f3b2", "1x", "nan",
+               "black:Science", "black:Science black:Running", "took 9", "undo", "undo"]
+    result = subprocess.run([sys.executable, "cli.py", *PLAY], cwd=ROOT, capture_output=True,
+                            text=True, input="\n".join([*garbage, "stop"]) + "\n", timeout=120)
+    hints = [line for line in result.stdout.splitlines() if line.startswith("? ")]
+    assert result.returncode == 0 and result.stderr == ""
+    assert len(hints) == len(garbage) - 4  # the two Adventure lines and two undos are answers
+    assert all(len(line) < 300 for line in hints)
+    saved = tmp_path / "adventure.json"
+    saved.write_text(json.dumps({"adventure": {"need": "Science", "pool": "black=2", "sonic": 0,
+                                               "rerolls": [], "changes": [], "dice_file": None,
+                                               "printed_faces": False},
+                                 "lines": ["took 1"]}))
+    assert "saved line 1" in refused(*PLAY, "--save", str(saved))
