@@ -73,6 +73,7 @@ class Companion:
                                setup["printed_faces"])
         self.need = first.need
         self.steps = [Step(first.doctors[0].tools, first.doctors[0].pool)]
+        self.chance = totd_report.chance(first, False, force)["p_success"]  # `totd chance`'s
         self.lines: list[str] = []
 
     @property
@@ -142,8 +143,10 @@ class Companion:
     def say(self, step: Step) -> str:
         """The advice for a step: the verdict, the next few options, what to type next."""
         if step.advice is None:
-            return (f"Roll your {pool_text(self.game, step.pool)} and type the dice showing "
-                    f"(help for the commands).")
+            chance = totd_report.percent(self.chance)
+            return (f"Roll your {pool_text(self.game, step.pool)} ({chance} to meet the "
+                    f"Challenge with best play) and type the dice showing (help for the "
+                    f"commands).")
         if step.taken is not step.advice["best"]:
             number = step.advice["options"].index(step.taken) + 1
             return f"Taking option {number}, {_option_words(step.taken)}. " + \

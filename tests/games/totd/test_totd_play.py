@@ -50,6 +50,9 @@ def test_a_whole_adventure_gets_best_moves_advice_at_every_step() -> None:
     assert expected[1].startswith("Re-roll") and expected[2].startswith("Spend 2 Sonic")
     assert expected[3].startswith("Stop: the Challenge is met")
     out = play(*(line for line, _ in ADVENTURE), "stop")
+    chance = CliRunner().invoke(cli, ["totd", "chance", "--need", NEED, "--pool", START[5],
+                                      *START[6:], "--json"])
+    assert f"({json.loads(chance.stdout)['p_success']:.1%} to meet" in out[0]
     assert verdicts(out) == expected
     assert out[-1] == "Stopped: the Challenge is met."
 
