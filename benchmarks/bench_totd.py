@@ -3,7 +3,8 @@
 Run: python benchmarks/bench_totd.py   (each solve runs in a fresh process, so every figure is a
 cold start: keep spaces and stop tests are built inside the timing).
      python benchmarks/bench_totd.py --cost   (solves of growing size, each measured beside the
-estimate solver/games/totd/cost.py makes before it starts: the figures there come from here).
+estimate solver/games/totd/cost.py makes before it starts: the figures there come from here;
+last, the search of `totd rules` beside toolrules.SEARCH_SECONDS).
 
 Targets from issue 5: an 8-die mixed pool, a 6-symbol Challenge, 5 Sonic tokens, three re-roll
 icons and one face change: exact <= 5 s, float <= 1 s; help at the location (5 + 3 dice, both
@@ -142,7 +143,26 @@ def costs() -> None:
                 *[w for c in changes for w in ("--change", c)], "--force"]
         rows.append((name, "-", f"{run_command(args):.2f}", f"{plan_cost(adventure):.2f}", "-",
                      "-"))
+    rows.append(rule_search())
     print(table(["solve", "positions", "seconds", "estimate", "peak MiB", "estimate MiB"], rows))
+
+
+def rule_search() -> tuple[str, ...]:
+    """`totd rules` with an empty cache (the whole search), beside toolrules' estimate."""
+    import os
+    import resource
+    import tempfile
+
+    from solver.games.totd.toolrules import SEARCH_BYTES, SEARCH_SECONDS
+
+    with tempfile.TemporaryDirectory() as empty:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, str(CLI), "totd", "rules"], check=True,
+                       capture_output=True, env={**os.environ, "DICE_SOLVER_CACHE": empty})
+        seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest child
+    return ("totd rules (40 plans x 10 Adventures)", "-", f"{seconds:.2f}",
+            f"{SEARCH_SECONDS:.2f}", f"<= {peak:.0f}", f"{SEARCH_BYTES / 2 ** 20:.0f}")
 
 
 def main() -> None:

@@ -100,9 +100,10 @@ class Learned:
 
 
 SEED = 0  # the searches' seed (every family here is small enough to be searched exhaustively)
-# `time python cli.py totd rules` with an empty cache: 55 s, about 200 MB, on the reference
-# machine (2 cores shared, load about 5); estimated above that, and refused under a lower budget
-SEARCH_SECONDS, SEARCH_BYTES = 120, 400 << 20
+# `python benchmarks/bench_totd.py --cost` (totd rules with an empty cache): 55 s at load
+# average 5 and 123 s at 8.5 on the reference machine (2 cores shared), peak 129 MiB; estimated
+# above that, so a lower budget ($DICE_SOLVER_BUDGET) refuses it before it starts
+SEARCH_SECONDS, SEARCH_BYTES = 240, 400 << 20
 
 
 def learn() -> list[Learned]:
