@@ -16,6 +16,7 @@ import os
 import sys
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
+from functools import cached_property
 from pathlib import Path
 
 import click
@@ -73,8 +74,13 @@ class Companion:
                                setup["printed_faces"])
         self.need = first.need
         self.steps = [Step(first.doctors[0].tools, first.doctors[0].pool)]
-        self.chance = totd_report.chance(first, False, force)["p_success"]  # `totd chance`'s
+        self.first = first
         self.lines: list[str] = []
+
+    @cached_property
+    def chance(self) -> float:
+        """P(Challenge met) before rolling, with best play (`totd chance`'s)."""
+        return totd_report.chance(self.first, False, self.force)["p_success"]
 
     @property
     def step(self) -> Step:
@@ -259,19 +265,23 @@ def play(need, dice_file, printed_faces, pool, sonic, rerolls, changes, save_fil
     click.echo(companion.say(companion.step))
     for raw in sys.stdin:
         line = raw.strip()
-        word = line.lower()
-        if not line:
-            continue
-        if word == "stop":
+        if line.lower() == "stop":
             break
-        if word == "help":
-            click.echo(HELP)
-            continue
-        try:
-            click.echo(companion.undo() if word == "undo" else companion.read(line))
-        except InputError as error:
-            click.echo(hint(line, error))
-            continue
-        if save_file and not save(save_file, companion):
-            click.echo(f"? cannot write {save_file}: this line is not saved")
+        if line:
+            click.echo(answer(companion, line, save_file))
     click.echo(companion.end())
+
+
+def answer(companion: Companion, line: str, save_file: str | None) -> str:
+    """What the companion says to one line typed at the table (saving the Adventure after a
+    line it takes)."""
+    word = line.lower()
+    if word == "help":
+        return HELP
+    try:
+        said = companion.undo() if word == "undo" else companion.read(line)
+    except InputError as error:
+        return hint(line, error)
+    if save_file and not save(save_file, companion):
+        said += f"\n? cannot write {save_file}: this line is not saved"
+    return said
