@@ -3,29 +3,42 @@
 
 Sizes are counted exactly, not guessed: the turn graph's (state, roll) pairs from the reachable
 states (the sums kept dice can make) and the rolls of each number of dice; the race's positions
-from the scores a seat can hold below the target and the final scores above it (the count
-matches the solver's, 2 to 6 players, 1 to 10 dice). The figures per unit were measured on the
-reference machine with `python benchmarks/bench_race.py --cost`, which prints each measured solve
-beside its estimate; most ran at load average 5-7 on its 2 cores (other jobs), about 1.5 to 7
-times slower than idle, and they are rounded up so that an estimate stays above a loaded run:
+from the scores a seat can hold below the target and the final scores above it (both counts
+match the solver's: 2 to 6 players, 1 to 10 dice, several dice). The figures per unit were
+measured on the reference machine by `python benchmarks/bench_race.py --cost` (and `bench_race`
+for the large races), which print each measured run beside its estimate. Most ran at load
+average 5-9 on its 2 cores (other jobs: 1.5 to 7 times slower than idle); the figures are
+rounded up so that an estimate stays above a loaded run (a race or simulated races cost at
+least STARTUP besides: the compiled passes loaded):
 - Building the turn graph: 6 us and 300 bytes per (state, roll) pair (10 dice, 277,590 pairs:
-  0.27 s idle, 1.7 s loaded; 13 dice, 1,676,744 pairs: 7.9 s, 406 MB). The graph has about
-  6 nodes and edges per pair (10 dice: 1,595,632).
+  0.27 s idle, 0.81 s loaded, estimate 1.67 s; 12 dice, 959,768 pairs: 2.76 s against 5.76 s;
+  13 dice: 406 MB). The graph has about 6 nodes and edges per pair.
 - An exact pass over the turn (rationals): 1 us per node and edge, times 1 + bits / 200 for the
-  size of its common denominator (10 dice: 0.21 s idle, 1.6 s loaded; 12 dice, 5.6 M: 5.6 s).
+  size of its common denominator (10 dice: 0.21 s idle, 0.88 s loaded, estimate 2.74 s;
+  12 dice: 2.98 s against 11.2 s).
 - A turn policy played exactly (Pairs, the policy, its exact distribution): 4 us per pair
-  (10 dice: 0.8 s loaded; 12 dice: 3.2 s).
-- The race in float64: 0.2 ms per position, plus per node and edge of the turn graph 12 ns for
+  (10 dice: 1.50 s against 1.11 s, of which about 1 s loads the compiled passes, as 6 dice's
+  1.06 s shows; 12 dice: 2.87 s against 3.84 s).
+- The race in float64: 0.2 ms per position, plus per node and edge of the turn graph 16 ns for
   a position before the final round and 0.8 ns for one in it (their turns mostly repeat, and
-  repeated responses are shared). 2 players to 60: 10,266 positions, estimate 136 s, measured
-  107-127 s idle, 220 s at load 7; 3 players to 12: 59 s against 52 idle, 84 loaded; 4 to 10:
-  388 s against 314; 3 to 24: 670 s against 570; 2 dice, 2 players to 300 (167,904
-  positions): 37 s against 13 s. Memory: 200 MB, 100 bytes per node and edge, and per
-  position 1.5 kB plus 300 bytes per turn score (2 players to 60: 566 MB against 456 MB;
-  3 to 12: 580 against 567; 4 to 6: 544 against 460).
-- The race in rationals: 50 ms per position plus 7 us per position and node or edge (10 dice,
-  2 players to 4: 1,305 s against 319 s; 6 dice to 8: 110 s against 95 s; 4 dice to 12: 28 s
-  against 19 s), and 200 bytes per position and metric besides the float solve's memory.
+  repeated responses are shared). 2 players to 60 (10,266 positions): estimate 179 s, measured
+  107-127 s idle and 220 s at load 7; to 20: 19.3 s against 19.4 s at load 8; 3 players to 12:
+  90 s against 52 s idle, 84 s loaded; 3 to 24: 873 s against 570 s; 4 to 10: 491 s against
+  314 s; 2 dice to 300 (167,904 positions): 35 s against 13 s idle, 21 s loaded. Memory: 250 MB,
+  100 bytes per node and edge, and per position 1.5 kB plus 300 bytes per turn score (2 players
+  to 60: 616 MB against 456 MB; 3 to 12: 629 against 567; 4 to 6: 593 against 460; 2 dice to
+  300: 905 against 428).
+- The race in rationals: 50 ms per position plus 5 us per position and node or edge (10 dice,
+  2 players to 4: 933 s against 392 s loaded; 6 dice to 8: 84 s against 38-95 s; 4 dice to 12:
+  26 s against 9-19 s; 3 dice to 20: 46 s against 8-15 s), and 200 bytes per position and
+  metric besides the float solve's memory.
+- Simulated races (`simulate dalek --duel`): 3 us per turn played and 1 ms per batch of turns
+  (one per seat and round; 100,000 races to 60, points against keep-daleks 10: 1.96 s of play);
+  a "win" seat derives the optimal turn of each position it meets, 0.2 us per (state, roll)
+  pair (2,000 races to 20: 74 positions in 1.9 s), and holds it (1 byte per pair and keepable
+  face, and one more).
+- A decision log: 15 us and 1 kB per move held until the file is written (100,000 turns,
+  305,673 moves: about 3.5 s and 260 MB beyond the run itself).
 """
 
 from __future__ import annotations
@@ -43,9 +56,10 @@ EXACT_BYTES_PER_ELEMENT = 100
 POLICY_SECONDS_PER_PAIR = 4e-6
 POLICY_BYTES_PER_PAIR = 200
 STARTUP = 1.0  # seconds: the compiled passes loaded, the engine imported
+PROCESS_BYTES = 150e6  # the interpreter and the libraries loaded
 RACE_SECONDS_PER_POSITION = 2e-4
-RACE_SECONDS_PER_ELEMENT = {False: 12e-9, True: 0.8e-9}  # by final round or not
-RACE_BYTES = 200e6
+RACE_SECONDS_PER_ELEMENT = {False: 16e-9, True: 0.8e-9}  # by final round or not
+RACE_BYTES = 250e6
 RACE_BYTES_PER_ELEMENT = 100
 RACE_BYTES_PER_POSITION = 1500
 RACE_BYTES_PER_RESULT = 300
@@ -95,7 +109,7 @@ def check_build(rules: Rules, force: bool) -> None:
     """Refuse to build a turn graph that would take too long or too much memory."""
     pairs = turn_pairs(rules)
     check(f"building the turn of {rules.dice} dice ({pairs:,} (state, roll) pairs)",
-          pairs * BUILD_SECONDS_PER_PAIR, pairs * BUILD_BYTES_PER_PAIR, force)
+          pairs * BUILD_SECONDS_PER_PAIR, PROCESS_BYTES + pairs * BUILD_BYTES_PER_PAIR, force)
 
 
 def check_turn(turn, force: bool, exact: int = 0, policies: int = 0) -> None:
@@ -106,8 +120,8 @@ def check_turn(turn, force: bool, exact: int = 0, policies: int = 0) -> None:
     pairs = sum(len(layer.keys) * len(turn.rolls[n]) for n, layer in turn.layers.items())
     seconds = (exact * elements * EXACT_SECONDS_PER_ELEMENT * (1 + bits / EXACT_BITS)
                + policies * pairs * POLICY_SECONDS_PER_PAIR)
-    memory = max(bool(exact) * elements * EXACT_BYTES_PER_ELEMENT,
-                 bool(policies) * pairs * POLICY_BYTES_PER_PAIR)
+    memory = PROCESS_BYTES + max(bool(exact) * elements * EXACT_BYTES_PER_ELEMENT,
+                                 bool(policies) * pairs * POLICY_BYTES_PER_PAIR)
     check(f"the exact values of the turn of {turn.rules.dice} dice ({elements:,} nodes and "
           f"edges)", seconds, memory, force)
 
@@ -177,31 +191,39 @@ def mean_points(pairs, policy) -> float:
     return solve_points(pairs.turn).value(pairs.turn.root)
 
 
-def check_games(pairs, games: int, target: int, means: list[float], racing: list[bool],
-                force: bool) -> None:
-    """Refuse to simulate `games` races to `target` (seats expecting `means` points a turn;
-    `racing`: the seats playing "win") if they would never end, or take too long or too much
-    memory. A race lasts about target / best mean rounds, the slowest of many games up to twice
-    that and 10 more; a "win" seat derives the optimal turn of every position it meets."""
-    from solver.errors import InputError
+def games_cost(pairs, games: int, target: int, means: list[float], racing: list[bool]
+               ) -> tuple[float, float]:
+    """(seconds, bytes) of simulating `games` races to `target`, the seats expecting `means`
+    points a turn (some above 0), `racing` the seats that play "win". A race lasts about
+    target / best mean rounds, the slowest of many games up to twice that and 10 more; a "win"
+    seat derives the optimal turn of every position it meets."""
     from solver.games.dalek.race import DalekRace
 
-    best = max(means)
-    if best <= 0:
-        raise InputError("neither seat's policy ever scores: the race would never end")
-    rounds = target / best + 1
+    rounds = target / max(means) + 1
     longest = 2 * rounds + 10
     seats = len(means)
-    turns = games * seats * rounds
-    seconds = turns * SIMULATED_TURN_SECONDS + seats * longest * SIMULATED_CALL_SECONDS
+    seconds = (STARTUP + games * seats * rounds * SIMULATED_TURN_SECONDS
+               + seats * longest * SIMULATED_CALL_SECONDS)
     memory = games * seats * SIMULATED_GAME_BYTES
     if any(racing):
         before, _ = race_positions(DalekRace(pairs.turn, seats, target))
-        met = sum(racing) * min(before // seats, games * longest)
-        seconds += met * pairs.size * WIN_SEAT_SECONDS_PER_PAIR + \
-            longest * min(games, before) * SIMULATED_CALL_SECONDS
+        met = sum(racing) * min(before // seats, int(games * longest))
+        seconds += (met * pairs.size * WIN_SEAT_SECONDS_PER_PAIR
+                    + longest * min(games, before) * SIMULATED_CALL_SECONDS)
         memory += met * pairs.size * (len(pairs.rules.keepable_faces) + 1)
-    check(f"simulating {games:,} races to {target}", STARTUP + seconds, memory, force)
+    return seconds, memory
+
+
+def check_games(pairs, games: int, target: int, means: list[float], racing: list[bool],
+                force: bool) -> None:
+    """Refuse to simulate races that would never end (no seat ever scores), or take too long
+    or too much memory (`games_cost`)."""
+    from solver.errors import InputError
+
+    if max(means) <= 0:
+        raise InputError("neither seat's policy ever scores: the race would never end")
+    seconds, memory = games_cost(pairs, games, target, means, racing)
+    check(f"simulating {games:,} races to {target}", seconds, memory, force)
 
 
 def check_decisions(turns: int, force: bool) -> None:

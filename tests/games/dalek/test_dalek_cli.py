@@ -77,6 +77,28 @@ def test_best_move_json_exact() -> None:
         assert Fraction(option["regret_exact"]) == best - Fraction(option["value_exact"]) >= 0
 
 
+# ---- labels ---------------------------------------------------------------------------------
+def test_headers_show_the_die_as_used() -> None:
+    """A face named twice is a face of weight 2: the header says so, and the JSON's weights."""
+    faces = ["--dice", "2", "--faces", "H4 H4 H2 D3 D2 DOC EXT"]
+    text = run_cli("dalek", "turn", *faces)
+    assert text.returncode == 0, text.stderr
+    assert "(2 dice: H4 H2 D3 D2 DOC EXT, weight 2 on H4 (7 in all); tie rule ge)" in \
+        text.stdout.splitlines()[0]
+    rules = invoke("dalek", "turn", *faces, "--json")["rules"]
+    assert (rules["faces"], rules["weights"]) == (["H4", "H2", "D3", "D2", "DOC", "EXT"],
+                                                  [2, 1, 1, 1, 1, 1])
+
+
+def test_race_values_are_win_shares() -> None:
+    """Ties count 1/k: the race's value column is the win share, P(win alone) + P(tie) / 2."""
+    text = run_cli("dalek", "game", "--dice", "2", "--target", "6")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[1].split()[-2:] == ["win", "share"]
+    for seat in invoke("dalek", "game", "--dice", "2", "--target", "6", "--json")["seats"]:
+        assert abs(seat["value"] - seat["p_win"] - seat["p_tie"] / 2) <= 1e-12
+
+
 # ---- determinism ------------------------------------------------------------------------------
 @pytest.mark.parametrize("args", [
     ["dalek", "turn", "--dice", "4", "--exact", "--distribution", "--json"],
