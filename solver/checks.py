@@ -126,47 +126,55 @@ def no_samples(samples: str | None) -> None:
 
 
 def score_verdict(title: str, exact: list[Fraction], scores: list[int], samples: str | None,
-            alpha: float, test: str, top: int, as_json: bool) -> None:
+                  alpha: float, test: str, top: int, as_json: bool) -> None:
     """Turn scores: `scores` are what the game can produce at all, `exact[s]` the policy's
     probability of score s (the list stops at its highest possible score)."""
     padded = exact + [Fraction(0)] * (max(scores) + 1 - len(exact))
     outcome_verdict(title, "score", [str(s) for s in scores], [padded[s] for s in scores], scores,
-              samples, alpha, test, top, as_json)
+                    samples, alpha, test, top, as_json)
 
 
 def winner_verdict(title: str, seats: list[dict], samples: str | None, alpha: float, test: str,
-           top: int, as_json: bool) -> None:
+                   top: int, as_json: bool) -> None:
     """Winners of two-seat games: seat 1, seat 2, or a tie for first (a category with
-    probability 0, as in Pig, is simply never expected)."""
+    probability 0, as in Pig, is simply never expected). The chances are exact where the seats
+    carry `p_win_exact`, else float64."""
     exact = [Fraction(seats[0].get("p_win_exact", seats[0]["p_win"])),
              Fraction(seats[1].get("p_win_exact", seats[1]["p_win"])),
              Fraction(seats[0].get("p_tie_exact", seats[0]["p_tie"]))]
     outcome_verdict(title, "winner", ["1", "2", "tie"], exact, None, samples, alpha, test, top,
-              as_json)
+                    as_json, exact_known="p_win_exact" in seats[0])
 
 
 def outcome_verdict(title: str, column: str, labels: list[str], exact: list[Fraction],
-              values: list[int] | None, samples: str | None, alpha: float, test: str, top: int,
-              as_json: bool, read=None) -> None:
-    """The verdict on a sample file, or without one the exact distribution it must follow.
+                    values: list[int] | None, samples: str | None, alpha: float, test: str,
+                    top: int, as_json: bool, read=None, exact_known: bool = True) -> None:
+    """The verdict on a sample file, or without one the distribution it must follow.
     `read(path)` gives the samples' outcomes as indices into `labels` (by default the one
-    column named `column`)."""
+    column named `column`). `exact_known`: the probabilities are exact (shown as p/q);
+    otherwise they are float64 values held as fractions, and no exact form is shown."""
     from solver.samples import read_outcomes
     from solver.stats import goodness_of_fit
 
     if samples is None:
-        rows = [(label, f"{float(p):.12f}", exact_text(p)) for label, p in zip(labels, exact)
-                if p]
+        shown = [(label, p) for label, p in zip(labels, exact) if p]
         data = {"title": title, "outcome": column,
-                "distribution": {label: float(p) for label, p in zip(labels, exact) if p},
-                "distribution_exact": {label: exact_text(p) for label, p in zip(labels, exact)
-                                       if p}}
-        lines = [f"{title}: the exact distribution a simulator must match", "",
-                 table([column, "probability", "exact"], rows)]
+                "distribution": {label: float(p) for label, p in shown}}
+        headers = [column, "probability"] + (["exact"] if exact_known else [])
+        rows = [(label, f"{float(p):.12f}", *([exact_text(p)] if exact_known else []))
+                for label, p in shown]
+        if exact_known:
+            data["distribution_exact"] = {label: exact_text(p) for label, p in shown}
+        kind = "exact" if exact_known else "float64"
+        lines = [f"{title}: the {kind} distribution a simulator must match", "",
+                 table(headers, rows)]
         if values is not None:
             mean = sum((v * p for v, p in zip(values, exact)), Fraction(0))
-            data.update(mean=float(mean), mean_exact=exact_text(mean))
-            lines.insert(1, f"mean {float(mean):.12f} = {exact_text(mean)}")
+            data["mean"] = float(mean)
+            if exact_known:
+                data["mean_exact"] = exact_text(mean)
+            lines.insert(1, f"mean {float(mean):.12f}" +
+                         (f" = {exact_text(mean)}" if exact_known else ""))
         emit(data, "\n".join(lines), as_json)
         return
     index = read_outcomes(samples, column, labels) if read is None else read(samples)

@@ -10,6 +10,7 @@ past it the machine would swap or the process die, so nothing overrides it.
 from __future__ import annotations
 
 import os
+import resource
 
 from solver.errors import InputError
 
@@ -28,11 +29,15 @@ def budget() -> float:
 
 
 def memory_limit() -> float:
-    """Bytes a request may be estimated to hold at once."""
+    """Bytes a request may be estimated to hold at once: three quarters of the machine's
+    memory, or of the process's address-space limit where one is set (ulimit -v)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         total = 8 << 30
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft != resource.RLIM_INFINITY:
+        total = min(total, soft)
     return 0.75 * total
 
 

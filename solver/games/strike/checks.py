@@ -130,4 +130,4 @@ def verify(players, edition, dice, policy, opponent, force, exact, samples, deci
         return game.layout.outcome(winner, stock)
 
     outcome_verdict(title, "winner:stock", labels, outcome_chances(game, solution), None, samples,
-              alpha, test, top, as_json, read)
+                    alpha, test, top, as_json, read, exact_known=exact)
