@@ -13,8 +13,8 @@ from helpers import run_cli
 from solver.cli import cli
 from solver.games import registry
 
-pytest.importorskip("starlette", reason="the web extra (pip install '.[web]') is not installed")
-pytest.importorskip("httpx", reason="the web extra (pip install '.[web]') is not installed")
+pytest.importorskip("starlette.testclient",
+                    reason="the web extra and an HTTP client (pip install '.[test]') are missing")
 from starlette.testclient import TestClient
 
 from solver.web.app import application
