@@ -15,9 +15,11 @@ from solver.cli import cli
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_cli(*args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
-    """`python cli.py ARGS` from the repository root, as a user runs it."""
-    env = {**os.environ, "PYTHONHASHSEED": seed}
+def run_cli(*args: str, seed: str = "0", env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    """`python cli.py ARGS` from the repository root, as a user runs it (with `env` added to
+    its environment: never set in this process, where it would leak into other tests)."""
+    env = {**os.environ, "PYTHONHASHSEED": seed, **(env or {})}
     return subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
 

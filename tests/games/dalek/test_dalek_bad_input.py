@@ -122,11 +122,9 @@ FILES = {  # the files the bad inputs name, by their placeholder
 
 
 def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """`run_cli` with these environment variables set."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in env.items():
-            patch.setenv(name, value)
-        return run_cli(*args)
+    """`run_cli` with these environment variables set (in the child only: the runs go two at
+    a time, and setting them here would leak between threads and into later tests)."""
+    return run_cli(*args, env=env)
 
 
 @pytest.fixture(scope="module")
