@@ -6,8 +6,7 @@ are compared with tables/dalek_dice/race_2p_60, which the cyclic engine wrote), 
 race at rising targets (the cost curve; `--sixty` adds the race to 60: target <= 60 min and
 <= 12 GB). Columns: reachable positions, wall and CPU seconds, peak memory, what the solve
 holds beyond its values (the last lines give it per position, between the two largest solves),
-turn passes per position (backward, forward), the CPU cost per position, and the first seat's
-value.
+turn passes per position (backward, forward), the CPU cost per position, and the seats' values.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ result = {"seconds": seconds, "cpu": cpu, "positions": total.positions, "size": 
           "beyond": peak - before - solution.values.nbytes,
           "backward": total.backward / total.positions,
           "forward": total.forward / total.positions,
-          "first": float(solution.values[0, game.start()]), "residual": total.residual}
+          "seats": solution.values[:players, game.start()].tolist(), "residual": total.residual}
 if table != "-":
     worst, metric = 0.0, race.metric
     with open(table) as handle:
@@ -90,7 +89,7 @@ def main() -> None:
     if options.sixty:
         cases.append((3, 60, "<= 60 min, 12 GB"))
     header = ["players", "target", "positions", "seconds", "CPU s", "peak MB", "beyond MB",
-              "B/pos", "F/pos", "CPU ms/pos", "seat 1 value", "residual", "target"]
+              "B/pos", "F/pos", "CPU ms/pos", "seat values", "residual", "target"]
     rows, notes, sizes = [], [], []
     for players, target, goal in cases:
         data, memory = run(players, target)
@@ -101,7 +100,8 @@ def main() -> None:
             rows.append((players, target, data["positions"], f"{data['seconds']:.1f}",
                          f"{data['cpu']:.1f}", f"{memory:.0f}", f"{data['beyond'] / 1e6:.0f}",
                          f"{data['backward']:.2f}", f"{data['forward']:.2f}",
-                         f"{1e3 * data['cpu'] / data['positions']:.2f}", f"{data['first']:.10f}",
+                         f"{1e3 * data['cpu'] / data['positions']:.2f}",
+                         ", ".join(f"{v:.4f}" for v in data["seats"]),
                          f"{data['residual']:.1e}", goal))
             sizes.append((data["size"], data["beyond"]))
             if "table_difference" in data:

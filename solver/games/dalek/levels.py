@@ -26,13 +26,17 @@ from solver.errors import InputError
 from solver.games.dalek.race import DalekRace, Position, RaceValues, cache_key
 from solver.games.dalek.rules import reaches_target
 
-# Measured on the reference machine (2 cores, otherwise idle), `python benchmarks/bench_levels.py`:
-# seconds per reachable position before the final round (three turn passes each) and in it (two
-# passes, many shared), and what a solve holds beyond the values (workspaces, a level's buffers).
-SECONDS_BEFORE_FINAL = 1.6e-3
-SECONDS_FINAL = 0.6e-3
+# CPU seconds per position of the numbering (reachable or not), before the final round and in
+# it: the 3-player race to 40 took 1,343 CPU seconds (`python benchmarks/bench_levels.py`, a
+# loaded machine, so the estimates err long), about 4% of them in the final round (the level
+# split of the race to 16); the two threads share them. What a solve holds: fixed (the turn
+# passes' workspaces, a chunk's buffers, the code) and per position beyond the values (the state
+# byte, the reachability sweep's flags, a level's lists: no growth measurable between the races
+# to 30 and 40).
+SECONDS_BEFORE_FINAL = 7e-3
+SECONDS_FINAL = 0.5e-3
 FIXED_BYTES = 600e6
-BYTES_PER_POSITION = 100  # beyond the values: the state byte, reachability, a level's share
+BYTES_PER_POSITION = 100
 
 
 class LevelRace:
