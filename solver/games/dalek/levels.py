@@ -29,13 +29,14 @@ from solver.games.dalek.rules import reaches_target
 # CPU seconds per position of the numbering (reachable or not), before the final round and in
 # it: the 3-player race to 40 took 1,343 CPU seconds (`python benchmarks/bench_levels.py`, a
 # loaded machine, so the estimates err long), about 4% of them in the final round (the level
-# split of the race to 16); the two threads share them. What a solve holds: fixed (the turn
-# passes' workspaces, a chunk's buffers, the code) and per position beyond the values (the state
-# byte, the reachability sweep's flags, a level's lists: no growth measurable between the races
-# to 30 and 40).
+# split of the race to 16); the two threads share them. What a solve holds besides the values
+# and the turn passes' workspaces: fixed (the interpreter, the code, the turn graph, a chunk's
+# buffers: peaks were 410-590 MB, of which 186 MB workspaces) and per position (the state byte,
+# the reachability sweep's flags, a level's lists: no growth measurable between the races to 30
+# and 40, so this errs long).
 SECONDS_BEFORE_FINAL = 7e-3
 SECONDS_FINAL = 0.5e-3
-FIXED_BYTES = 600e6
+FIXED_BYTES = 300e6
 BYTES_PER_POSITION = 100
 
 
@@ -236,7 +237,8 @@ def estimate(race: DalekRace) -> tuple[float, float]:
     game = LevelRace(race)
     final = game.size - game.before_final
     seconds = game.before_final * SECONDS_BEFORE_FINAL + final * SECONDS_FINAL
-    memory = FIXED_BYTES + game.size * (8 * game.metrics + BYTES_PER_POSITION)
+    memory = (game.turn.workspace_bytes + FIXED_BYTES
+              + game.size * (8 * game.metrics + BYTES_PER_POSITION))
     return seconds / levels.WORKERS, memory
 
 
