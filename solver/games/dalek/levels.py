@@ -28,8 +28,9 @@ from solver.games.dalek.rules import reaches_target
 
 # CPU seconds per position of the numbering (reachable or not), before the final round and in
 # it: the 3-player race to 40 took 1,343 CPU seconds (`python benchmarks/bench_levels.py`, a
-# loaded machine, so the estimates err long), about 4% of them in the final round (the level
-# split of the race to 16); the two threads share them. What a solve holds besides the values
+# loaded machine, so the estimates err long); a numbered position of the final round costs
+# about a fifteenth of one before it (the level split of the race to 16: 0.35 and 5.2 ms); the
+# two threads share them. What a solve holds besides the values
 # and the turn passes' workspaces: fixed (the interpreter, the code, the turn graph, a chunk's
 # buffers: peaks were 410-590 MB, of which 186 MB workspaces) and per position (the state byte,
 # the reachability sweep's flags, a level's lists: no growth measurable between the races to 30
