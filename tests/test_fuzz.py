@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.cli import cli
+from solver.cli.jsonref import leaves
 from solver.games import registry
 
 LONG = os.environ.get("DICE_SOLVER_FUZZ") == "long"
@@ -35,22 +36,6 @@ MEMORY = 4 << 30  # address space of one run (numba's compiler reserves a good p
 GARBAGE = ["", " ", "x", "-1", "0", "1", "2", "3", "1.5", "1/3", "-1/2", "1/0", "nan", "inf",
            "1e309", "99999999999999999999", "2x", "x2", ",", ",,", "1,2", "a=b", ";", "é",
            "\x7f", "🎲", "--json", "H4 H4 H4 H4 H4 H4 H4 H4 H4 H4 H4 H4", "DOC EXT"]
-
-
-def commands() -> list[tuple[str, ...]]:
-    """Every leaf command's path, walking the root group (so every registered game's)."""
-    paths = []
-
-    def walk(command: click.Command, path: tuple[str, ...]) -> None:
-        if isinstance(command, click.Group):
-            context = click.Context(command)
-            for name in command.list_commands(context):
-                walk(command.get_command(context, name), (*path, name))
-        else:
-            paths.append(path)
-
-    walk(cli, ())
-    return paths
 
 
 def known_values(option: click.Option) -> list[str]:
@@ -128,7 +113,7 @@ def run(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "DICE_SOLVER_BUDGET": str(BUDGET)})
 
 
-@pytest.mark.parametrize("path", commands(), ids=" ".join)
+@pytest.mark.parametrize("path", leaves(), ids=" ".join)
 def test_no_input_crashes_a_command(path: tuple[str, ...], tmp_path_factory) -> None:
     directory = tmp_path_factory.mktemp("fuzz")
     inputs = files(directory)
