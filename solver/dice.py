@@ -18,6 +18,8 @@ import numpy as np
 
 from solver.errors import InputError
 
+MAX_WEIGHT_DIGITS = 4000  # int() refuses text past 4,300 digits; a game bounds weights itself
+
 Counts = tuple[int, ...]
 """How many dice show each face, in the die's face order."""
 
@@ -50,8 +52,10 @@ class Die:
         weights: dict[str, int] = {}
         for token in text.replace(",", " ").split():
             face, _, weight = token.partition(":")
-            if not face or (weight and not weight.isdigit()):
-                raise InputError(f"die {name!r}: cannot read {token!r} (write FACE or FACE:WEIGHT)")
+            if not face or (weight and not _whole(weight)):
+                shown = token if len(token) <= 30 else token[:27] + "..."
+                raise InputError(f"die {name!r}: cannot read {shown!r} (write FACE or "
+                                 "FACE:WEIGHT, the weight in digits 0-9)")
             weights[face] = weights.get(face, 0) + (int(weight) if weight else 1)
         return cls(name, tuple(weights), tuple(weights.values()))
 
@@ -96,6 +100,11 @@ class Distribution:
         array = np.array([w / self.denominator for w in self.weights], dtype=np.float64)
         array.flags.writeable = False
         return array
+
+
+def _whole(text: str) -> bool:
+    """Written as a whole number in ASCII digits ("²" passes str.isdigit but not int())."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_WEIGHT_DIGITS
 
 
 def compositions(n: int, parts: int) -> Iterator[Counts]:

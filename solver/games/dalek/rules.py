@@ -264,14 +264,7 @@ def parse_rules(faces: str | None = None, die_file: str | None = None, dice: int
     if die_file is not None:
         faces = read_die_file(die_file)
     text = DEFAULT_FACES if faces is None else faces
-    try:
-        die = Die.parse("Dalek Dice", text)
-    except InputError:
-        raise
-    except ValueError:  # a weight int() cannot read: not ASCII digits, or thousands of them
-        raise InputError(f"cannot read the die {brief(text)}: write FACE or FACE:W, W a whole "
-                         f"number from 1 to {MAX_WEIGHT}") from None
-    return Rules(die, dice, tie_rule)
+    return Rules(Die.parse("Dalek Dice", text), dice, tie_rule)
 
 
 def brief(text: str, most: int = 24) -> str:
