@@ -8,6 +8,7 @@ request sizes; one solve at a time; every solve held to the server's time budget
 from __future__ import annotations
 
 import io
+import json
 import threading
 import time
 from contextlib import redirect_stdout
@@ -51,10 +52,9 @@ class Api:
     def run(self, game: str, name: str, query: list[tuple[str, str]]) -> Answer:
         clock = time.perf_counter()
         try:
-            args = self.arguments(game, name, query)
+            command, args = self.arguments(game, name, query)
         except InputError as error:
             return Answer(400, _error(str(error)), time.perf_counter() - clock)
-        command = self.commands(game)[name]
         output = io.StringIO()
         with self.lock, redirect_stdout(output):
             clock = time.perf_counter()
@@ -67,8 +67,10 @@ class Api:
                 return Answer(400, _error(str(error)), time.perf_counter() - clock)
         return Answer(200, output.getvalue(), time.perf_counter() - clock)
 
-    def arguments(self, game: str, name: str, query: list[tuple[str, str]]) -> list[str]:
-        """The command line for a query, refused (InputError) unless every part is allowed."""
+    def arguments(self, game: str, name: str, query: list[tuple[str, str]]
+                  ) -> tuple[click.Command, list[str]]:
+        """The command and its command line for a query, refused (InputError) unless every part
+        is allowed."""
         if game not in registry():
             raise InputError(f"no game {game!r} (games: {', '.join(sorted(registry()))})")
         allowed = self.commands(game)
@@ -91,7 +93,7 @@ class Api:
                 args += [option.opts[0]] if value.lower() in TRUE else []
             else:
                 args += [option.opts[0], value]
-        return args
+        return allowed[name], args
 
 
 def _names_a_path(param: click.Parameter) -> bool:
@@ -99,6 +101,4 @@ def _names_a_path(param: click.Parameter) -> bool:
 
 
 def _error(message: str) -> str:
-    import json
-
     return json.dumps({"error": message})
