@@ -12,6 +12,18 @@ def exact_text(value: Fraction) -> str:
         f"{value.numerator}/{value.denominator}"
 
 
+def percent(p: float) -> str:
+    """A probability as a percentage with the fewest decimals that keep it off 0% and 100%
+    unless it is exactly that."""
+    if p in (0, 1):
+        return f"{p:.0%}"
+    for digits in range(1, 10):
+        text = f"{p:.{digits}%}"
+        if text not in (f"{0:.{digits}%}", f"{1:.{digits}%}"):
+            return text
+    return f"{p:.9%}"
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A plain text table: numeric columns right-aligned, text left-aligned."""
     cells = [[str(c) for c in row] for row in rows]

@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from solver.commands import exact_text
+from solver.formatting import percent
 from solver.games.totd.changes import witness
 from solver.games.totd.cost import check_solves
 from solver.games.totd.keeps import Group
@@ -160,18 +161,6 @@ def verdict(best: dict, met: bool) -> str:
     if best["action"] == "Sonic re-roll":
         return f"Spend {best['tool']} to re-roll {dice}: {chance}."
     return f"Re-roll {dice} with the re-roll icon \"{best['tool']}\": {chance}."
-
-
-def percent(p: float) -> str:
-    """A probability as a percentage with the fewest decimals that keep it off 0% and 100%
-    unless it is exactly that."""
-    if p in (0, 1):
-        return f"{p:.0%}"
-    for digits in range(1, 10):
-        text = f"{p:.{digits}%}"
-        if text not in (f"{0:.{digits}%}", f"{1:.{digits}%}"):
-            return text
-    return f"{p:.9%}"
 
 
 def dice_words(dice: list[str]) -> str:
