@@ -11,17 +11,13 @@ resumes where it stopped.
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from dataclasses import dataclass, replace
-from difflib import get_close_matches
 from functools import cached_property
-from pathlib import Path
 
 import click
 
 from solver.commands import OutputPath
+from solver.companion import hint, read_save, replay, run, write_save
 from solver.errors import InputError
 from solver.games.totd import report as totd_report
 from solver.games.totd.commands import force_option, game_options, tool_options
@@ -186,59 +182,18 @@ def _option_words(option: dict) -> str:
     return f"{option['action']} ({option['tool']}) {totd_report.dice_words(option['dice'])}"
 
 
-def hint(line: str, error: InputError) -> str:
-    """One line for a line the companion cannot read: a command it resembles, or the error."""
-    word = line.strip().split()[0].lower() if line.strip() else ""
-    if word in WORDS and word != "took":
-        return f"? type {word} alone on its line"
-    close = get_close_matches(word, WORDS, n=1, cutoff=0.6)
-    if close and word not in WORDS:
-        return f"? did you mean {close[0]}? (help lists the commands)"
-    return f"? {error} (help lists the commands)"
-
-
 # ---- saving and resuming ---------------------------------------------------------------------
 def load_saved(path: str, setup: dict) -> list[str]:
     """The lines a save file holds, if it exists and is this Adventure's (else one clear
     error); none for a new or empty file."""
-    from solver.samples import read_text
-
-    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+    stored = read_save(path, "adventure", "Time of the Daleks Adventure")
+    if stored is None:
         return []
-    try:
-        data = json.loads(read_text(path, f"save file {path}"))
-        saved, lines = data["adventure"], data["lines"]
-        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
-            raise TypeError
-    except (ValueError, KeyError, TypeError, RecursionError):
-        raise InputError(f"save file {path} is not a saved Time of the Daleks Adventure") from None
+    saved, lines = stored
     if saved != setup:
         raise InputError(f"save file {path} holds another Adventure ({saved.get('need')!r}, "
                          f"pool {saved.get('pool')!r}): give its options, or another file")
     return lines
-
-
-def save(path: str, companion: Companion) -> bool:
-    """The Adventure and its lines so far, written whole (a crash leaves the last save);
-    False when the file cannot be written (the Adventure goes on)."""
-    data = {"adventure": companion.setup, "lines": companion.lines}
-    scratch = f"{path}.tmp"
-    try:
-        Path(scratch).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(scratch, path)
-    except OSError:
-        return False
-    return True
-
-
-def resume(companion: Companion, lines: list[str]) -> None:
-    """Replay saved lines (each one read as it was at the table)."""
-    for number, line in enumerate(lines, 1):
-        try:
-            companion.read(line)
-        except InputError as error:
-            raise InputError(f"saved line {number} ({line[:40]!r}) cannot be replayed: "
-                             f"{error}") from None
 
 
 @click.command()
@@ -261,15 +216,9 @@ def play(need, dice_file, printed_faces, pool, sonic, rerolls, changes, save_fil
              "changes": list(changes), "dice_file": dice_file, "printed_faces": printed_faces}
     companion = Companion(setup, force)
     if save_file:
-        resume(companion, load_saved(save_file, setup))
-    click.echo(companion.say(companion.step))
-    for raw in sys.stdin:
-        line = raw.strip()
-        if line.lower() == "stop":
-            break
-        if line:
-            click.echo(answer(companion, line, save_file))
-    click.echo(companion.end())
+        replay(companion.read, load_saved(save_file, setup))
+    run(companion.say(companion.step), lambda line: answer(companion, line, save_file),
+        companion.end)
 
 
 def answer(companion: Companion, line: str, save_file: str | None) -> str:
@@ -281,7 +230,8 @@ def answer(companion: Companion, line: str, save_file: str | None) -> str:
     try:
         said = companion.undo() if word == "undo" else companion.read(line)
     except InputError as error:
-        return hint(line, error)
-    if save_file and not save(save_file, companion):
+        return hint(line, error, WORDS, longer=("took",))
+    if save_file and not write_save(save_file, {"adventure": companion.setup,
+                                                "lines": companion.lines}):
         said += f"\n? cannot write {save_file}: this line is not saved"
     return said

@@ -1,0 +1,80 @@
+"""What every game's companion at the table (`dice-solver play GAME`) shares: the line loop on
+standard input, the one-line hint for a line it cannot read, and the save file (JSON: the game
+as set up and the lines accepted, so that a later run replays them and resumes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from difflib import get_close_matches
+from pathlib import Path
+
+import click
+
+from solver.errors import InputError
+
+
+def hint(line: str, error: InputError, words: Sequence[str], longer: Sequence[str] = ()
+         ) -> str:
+    """One line for a line the companion cannot read: a command word it resembles, or the
+    error. `longer`: command words that take more words after them."""
+    word = line.strip().split()[0].lower() if line.strip() else ""
+    if word in words and word not in longer:
+        return f"? type {word} alone on its line"
+    close = get_close_matches(word, words, n=1, cutoff=0.6)
+    if close and word not in words:
+        return f"? did you mean {close[0]}? (help lists the commands)"
+    return f"? {error} (help lists the commands)"
+
+
+def read_save(path: str, key: str, what: str) -> tuple[object, list[str]] | None:
+    """The set-up (under `key`) and lines a save file holds; None for a new or empty file;
+    one clear error when it is not a save of `what`."""
+    from solver.samples import read_text
+
+    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return None
+    try:
+        data = json.loads(read_text(path, f"save file {path}"))
+        saved, lines = data[key], data["lines"]
+        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+            raise TypeError
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise InputError(f"save file {path} is not a saved {what}") from None
+    return saved, lines
+
+
+def write_save(path: str, data: dict) -> bool:
+    """The save written whole (a crash leaves the last one); False when the file cannot be
+    written (play goes on)."""
+    scratch = f"{path}.tmp"
+    try:
+        Path(scratch).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(scratch, path)
+    except OSError:
+        return False
+    return True
+
+
+def replay(read: Callable[[str], object], lines: Sequence[str]) -> None:
+    """Saved lines read again, each as it was at the table."""
+    for number, line in enumerate(lines, 1):
+        try:
+            read(line)
+        except InputError as error:
+            raise InputError(f"saved line {number} ({line[:40]!r}) cannot be replayed: "
+                             f"{error}") from None
+
+
+def run(first: str, answer: Callable[[str], str], last: Callable[[], str]) -> None:
+    """Say `first`, answer each line of standard input until `stop` or its end, say `last`."""
+    click.echo(first)
+    for raw in sys.stdin:
+        line = raw.strip()
+        if line.lower() == "stop":
+            break
+        if line:
+            click.echo(answer(line))
+    click.echo(last())
