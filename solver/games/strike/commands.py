@@ -37,7 +37,9 @@ from solver.games.strike.rules import (
     SCORINGS,
     dice_per_player,
 )
+from solver.games.strike.typed import read_dice
 
+TEXT_TOP = 8  # options best-move lists in text
 MAX_DICE = max(EDITIONS) // min(PLAYERS)  # the most dice a player can have: 15 of 31
 SEATS = click.IntRange(min(PLAYERS), max(PLAYERS))
 WHOLE = re.compile(r"[0-9]{1,9}")  # a number of --arena or --stocks
@@ -185,8 +187,8 @@ def game(players, edition, dice, exact, quiet, force, as_json, **model) -> None:
 
 @strike.command("best-move")
 @click.option("--arena", default="", show_default=True,
-              help="Numbers showing in the arena (1-5, each at most once), e.g. 2,4,5; empty: "
-                   "the big hit is due.")
+              help="Numbers showing in the arena (1-5, each at most once), e.g. 2,4,5 or "
+                   "\"2 4 5\" or 245; empty: the big hit is due.")
 @click.option("--stocks", default=None,
               help="Each seat's stock, seat 1 (the eldest, who threw first) first, e.g. 3,6 "
                    "(0 for a player out; 2 to 5 seats).")
@@ -198,14 +200,17 @@ def game(players, edition, dice, exact, quiet, force, as_json, **model) -> None:
               help="Setup: --arena is the numbers seats 1.. placed; the next seat places.")
 @click.option("--players", type=SEATS, default=None,
               help="Number of players, 2 to 5 (default: as many as --stocks gives, or 2).")
+@click.option("--top", type=click.IntRange(1, None), default=None,
+              help=f"How many options to list (default: {TEXT_TOP} in text, all in JSON).")
 @model_options
 @solve_options
 @json_option
-def best_move(arena, stocks, mover, mid_turn, setup, players, edition, dice, exact, quiet, force,
-              as_json, **model) -> None:
-    """The mover's options (stop or throw again; at setup, the number to place) with their
-    values and regrets, best first, and every seat's value (seats as players count them)."""
-    numbers = _numbers(arena, "--arena")
+def best_move(arena, stocks, mover, mid_turn, setup, players, top, edition, dice, exact, quiet,
+              force, as_json, **model) -> None:
+    """The best move in one line, then the mover's options (stop or throw again; at setup,
+    the number to place) with their values and regrets, best first, and every seat's value
+    (seats as players count them)."""
+    numbers = read_dice(arena, "--arena", setup=setup)
     if setup:
         if stocks is not None or mid_turn or mover is not None:
             raise InputError("--setup positions take no --stocks, --mover or --mid-turn (every "
@@ -223,10 +228,12 @@ def best_move(arena, stocks, mover, mid_turn, setup, players, edition, dice, exa
         in_play = sum(amounts) + len(numbers)
     solution = _solve(rules, position, exact, quiet, force, in_play)
     report = strike_report.best_move(rules, solution, position, numbers, exact, int(edition))
-    emit(report, _best_move_text(rules, edition, report, exact), as_json)
+    every = len(report["options"])
+    report["options"] = report["options"][:top or (None if as_json else TEXT_TOP)]
+    emit(report, _best_move_text(rules, edition, report, exact, every), as_json)
 
 
-def _best_move_text(rules: Strike, edition: str, report: dict, exact: bool) -> str:
+def _best_move_text(rules: Strike, edition: str, report: dict, exact: bool, every: int) -> str:
     where = report["position"]
     seat = f"seat {where['mover']}"
     if where["phase"] == "setup":
@@ -234,13 +241,14 @@ def _best_move_text(rules: Strike, edition: str, report: dict, exact: bool) -> s
     else:
         state = (f"{seat} to move ({where['phase']}{', the big hit' if where['big_hit'] else ''}"
                  f"); stocks by seat: {', '.join(map(str, where['stocks']))}")
-    lines = [_model_text(rules, edition),
-             f"arena: {' '.join(map(str, where['arena'])) or '(empty)'}; {state}",
-             f"best: {report['best']}", ""]
+    lines = [report["verdict"], "", _model_text(rules, edition),
+             f"arena: {' '.join(map(str, where['arena'])) or '(empty)'}; {state}", ""]
     rows = [(o["option"], f"{o['value']:.12f}", f"{o['regret']:.12f}")
             + ((o["value_exact"],) if exact else ()) for o in report["options"]]
     lines.append(table(["option", report["objective"], "regret"] + (["exact"] if exact else []),
                        rows))
+    more = every - len(rows)
+    lines += [f"({more} more option{'s' * (more > 1)}: --top {every} lists them)"] if more else []
     lines += ["", "each seat:", _seat_rows(report["seats"], exact, rules.scoring)]
     return "\n".join(lines)
 

@@ -294,7 +294,7 @@ class Strike:
     def check_numbers(numbers: Sequence[int], repeats: bool) -> None:
         if any(n not in rules.LABELS for n in numbers):
             raise InputError(f"arena numbers are 1 to {rules.NUMBERS} (the sixth face, X, leaves "
-                             f"the arena at once)")
+                             f"the arena at once; on dice numbered 2 to 6, type one less)")
         if not repeats and len(set(numbers)) != len(numbers):
             raise InputError("arena numbers repeat: two dice showing the same number are taken "
                              "at once, so between throws every number shows at most once")

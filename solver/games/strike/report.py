@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.engine.cyclic import Solution, solve
-from solver.formatting import exact_text
+from solver.formatting import exact_text, percent
 from solver.games.strike.model import (
     MID,
     PHASE_NAMES,
@@ -127,9 +127,45 @@ def best_move(game: Strike, solution: Solution, position: Position, numbers: lis
               "best": rows[0][3]["option"], "value": rows[0][3]["value"]}
     if exacts is not None:
         report["value_exact"] = rows[0][3]["value_exact"]
-    return report | {"options": [r[3] for r in rows],
+    options = [r[3] for r in rows]
+    other = next((r[3] for r in rows if r[1] != rows[0][1]), None)  # a different move
+    report["verdict"] = verdict(options[0], other, game.scoring, numbers,
+                                position.stocks[position.mover])
+    return report | {"options": options,
                      "seats": seat_values(game, solution, position, exact),
                      "timings": timings(solution.seconds["total"])}
+
+
+def verdict(best: dict, other: dict | None, scoring: str, numbers: list[int], stock: int
+            ) -> str:
+    """The best option as one line a player acts on, with its value and, where there is a
+    choice, the value of the other move ("Throw again (win chance 46.9%; stopping now:
+    41.2%)"). `numbers` are the dice already placed at setup, `stock` the mover's."""
+    name, worth = best["option"], _worth(best, scoring)
+    if name.startswith("place"):
+        number = int(name.split()[1])
+        if other is None:
+            return f"Place any number ({worth})"
+        action = f"Place a {number}" if number in numbers else \
+            f"Place a new number, say {number}"
+        return f"{action} ({worth}; placing a {other['option'].split()[1]}: " \
+               f"{_worth(other, scoring, unit=False)})"
+    if name == "throw again":
+        return f"Throw again ({worth}; stopping now: {_worth(other, scoring, unit=False)})"
+    if name == "stop":
+        return f"Stop and pass the turn ({worth}; throwing again: " \
+               f"{_worth(other, scoring, unit=False)})"
+    if name == "throw":
+        return f"Throw a die ({worth})"
+    return f"Throw all {stock} dice, the big hit ({worth})"
+
+
+def _worth(option: dict, scoring: str, unit: bool = True) -> str:
+    """An option's value as players say it: a win chance, or expected points (2 decimals;
+    fewer is better)."""
+    if scoring == "win":
+        return f"{'win chance ' if unit else ''}{percent(option['value'])}"
+    return f"{option['value']:.2f}{' expected points' if unit else ''}"
 
 
 def placement_line(game: Strike, solution: Solution) -> list[dict]:
