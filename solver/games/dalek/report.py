@@ -8,9 +8,18 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.faces import dice_words
 from solver.formatting import exact_text, exact_texts
 from solver.games.dalek.race import DalekRace, RaceValues, cache_key
-from solver.games.dalek.rules import DOCTOR, EXTERMINATE, FIELDS, Rules, TurnState, format_faces
+from solver.games.dalek.rules import (
+    DOCTOR,
+    EXTERMINATE,
+    FIELDS,
+    Rules,
+    TurnState,
+    exterminate,
+    format_faces,
+)
 from solver.games.dalek.turn import (
     END,
     ROLL,
@@ -62,7 +71,44 @@ def best_move(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...], exa
     utility = points_utility(turn)
     report = best_move_for(turn, state, rolled, [float(u) for u in utility],
                            utility if exact else None)
-    return {"rules": rules_data(turn.rules), "objective": "expected points", **report}
+    return {"verdict": verdict(turn.rules, state, report, race=False),
+            "rules": rules_data(turn.rules), "objective": "expected points", **report}
+
+
+def verdict(rules: Rules, state: TurnState, report: dict, race: bool) -> str:
+    """The best option as one line a player acts on: what to keep, then roll, stop or the
+    turn's end, with its value (expected points, or in a race the win chance: the mover's
+    win share) and the value of the other choice (stopping now, or rolling on)."""
+    def value(number: float, action: str = "", bare: bool = False) -> str:
+        if race:
+            return f"{number:.1%}" if bare else f"win chance {number:.1%}"
+        return f"{number:.2f}" + ("" if bare else " expected points" if action == "roll"
+                                  else " points")
+
+    if report["doctor_intervenes"]:
+        chance = f" ({value(report['value'])})" if race else ""
+        return f"The Doctor intervenes: the turn is over with 0 points{chance}."
+    best = report["best"]
+    aside = " and ".join({DOCTOR: "Doctor", EXTERMINATE: "Exterminate"}[f]
+                         for f in report["set_aside"])
+    counts = "count" if report["set_aside"][1:] else "counts"
+    if best["keep"]:
+        keep = f"Keep {dice_words(best['keep'])}"
+    elif any(report["roll"].count(rules.die.faces[f]) for f in rules.keepable_faces):
+        keep = f"Keep no Human or Dalek (the set-aside {aside} {counts})"
+    else:
+        keep = f"Nothing may be kept (the set-aside {aside} {counts})"
+    said = value(best["value"], best["action"])
+    if best["action"] == "end":
+        third = exterminate(state.exterminates + report["set_aside"].count(EXTERMINATE))
+        why = "the third Exterminate ends the turn" if third else "no dice left, the turn ends"
+        return f"{keep}: {why} ({said})."
+    other = STOP if best["action"] == ROLL else ROLL
+    then = value(max(o["value"] for o in report["options"] if o["action"] == other),
+                 bare=True)
+    if best["action"] == ROLL:
+        return f"{keep}, then roll ({said}; stopping now: {then})."
+    return f"{keep} and stop ({said}; rolling on: {then})."
 
 
 def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
@@ -158,7 +204,8 @@ def game_summary(values: RaceValues) -> dict:
     """Each seat's chances at the start of the game under optimal play."""
     race = values.race
     return {"rules": race_data(race), "seats": exact_texts(values.chances(race.start())),
-            "residual": values.residual, "positions": len(values.index),
+            "engine": values.engine, "residual": values.residual,
+            "positions": len(values.index),
             "components": values.components, "iterations": values.iterations}
 
 
@@ -180,7 +227,8 @@ def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple
     report = best_move_for(race.turn, state, rolled, values.utilities(position),
                            values.exact_utilities(position) if exact else None)
     report["position"].update(scores=list(position[0]), seat=position[1] + 1)
-    return {"rules": race_data(race), "objective": "win share", **report}
+    return {"verdict": verdict(race.turn.rules, state, report, race=True),
+            "rules": race_data(race), "objective": "win share", **report}
 
 
 def contrast(values: RaceValues, positions: list) -> np.ndarray:

@@ -21,6 +21,7 @@ import numpy as np
 
 from solver.dice import Counts, Die
 from solver.errors import InputError
+from solver.faces import Faces
 
 DEFAULT_FACES = "H4 H2 D3 D2 DOC EXT"  # inferred layout, see shared/reference/game-facts.md
 DEFAULT_DICE = 10
@@ -123,6 +124,15 @@ class Rules:
         for i in range(1, most + 1):
             sums[i] = {s + v for s in sums[i - 1] for v in values}
         return sums
+
+    @cached_property
+    def names(self) -> Faces:
+        """The faces as players name them too: H<n> "Human <n>", D<n> "Dalek <n>", DOC
+        "Doctor" or "The Doctor", EXT "Exterminate" (any case: `solver.faces`)."""
+        spoken = {DOCTOR: ("Doctor", "The Doctor"), EXTERMINATE: ("Exterminate",)}
+        return Faces(self.die.faces, {
+            face: spoken.get(face) or (f"{'Human' if face[0] == 'H' else 'Dalek'} {face[1:]}",)
+            for face in self.die.faces})
 
     @property
     def label(self) -> str:
@@ -301,18 +311,29 @@ def _toml():
     return tomllib
 
 
-def parse_dice(rules: Rules, text: str) -> Counts:
-    """Dice written as players speak ("H4 H4 D3 DOC", "-" for none) as counts over the faces."""
-    counts = [0] * len(rules.die.faces)
-    for token in text.replace(",", " ").split():
-        if token != "-":
-            counts[rules.die.index(token.upper())] += 1
-    return tuple(counts)
+def parse_dice(rules: Rules, text: str, what: str = "dice") -> Counts:
+    """Dice written as players speak ("2x H4 D3 Doctor", "H4 H4 D3 DOC", "-" or nothing for
+    none) as counts over the faces: at most the game's dice (`Rules.names`)."""
+    return rules.names.read(text, rules.dice, what)
+
+
+def kept_state(rules: Rules, kept: Counts, rolled: Counts) -> TurnState:
+    """The state before a roll, from the dice set aside before it (counts over the faces):
+    every die of the game not rolled is kept (rules 3 and 4), and the kept Humans and Daleks
+    add up (rule 2)."""
+    if sum(kept) + sum(rolled) != rules.dice:
+        raise InputError(f"{sum(kept)} dice kept and {sum(rolled)} rolled make "
+                         f"{sum(kept) + sum(rolled)}, but the game has {rules.dice} dice (every "
+                         f"die not rolled is kept)")
+    humans = sum(rules.value(f) * kept[f] for f in rules.human_faces)
+    daleks = sum(rules.value(f) * kept[f] for f in rules.dalek_faces)
+    return TurnState(sum(rolled), humans, daleks, int(rules.count(kept, DOCTOR)),
+                     int(rules.count(kept, EXTERMINATE)))
 
 
 def parse_roll(rules: Rules, text: str) -> Counts:
     """A roll written as players speak ("H4 H4 D3 DOC") as counts over the die's faces."""
-    counts = parse_dice(rules, text)
+    counts = parse_dice(rules, text, "dice rolled")
     if not any(counts):
         raise InputError("the roll shows no dice")
     return counts
