@@ -26,7 +26,7 @@ from solver.errors import InputError
 from solver.formatting import exact_texts, seats_text
 from solver.games.dalek import cost
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.race import DalekRace, RaceValues, solve_race
+from solver.games.dalek.race import ENGINES, DalekRace, RaceValues, choose_engine, solve_race
 from solver.games.dalek.rules import (
     DEFAULT_DICE,
     DEFAULT_FACES,
@@ -41,6 +41,8 @@ from solver.games.dalek.rules import (
     Rules,
     TurnState,
     brief,
+    kept_state,
+    parse_dice,
     parse_roll,
     parse_rules,
 )
@@ -91,9 +93,25 @@ def race_options(command):
                      help="What a tie for first is worth to each tied seat (default 1/k)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
         click.option("--no-cache", is_flag=True, help="Solve again instead of reading the cache."),
+        click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
+                     expose_value=False, callback=_solving,
+                     help="How to solve the race: cyclic (networkx graph; exact rationals), "
+                          "levels (dense, level by level, float64; resumes from --checkpoint), "
+                          "auto (levels for 3 or more players unless --exact, else cyclic)."),
+        click.option("--checkpoint", type=OutputPath(directory=True), default=None,
+                     expose_value=False, callback=_solving,
+                     help="Folder for the level engine's finished levels (made if missing): "
+                          "the same command run again resumes after the last one."),
     ]):
         command = option(command)
     return command
+
+
+def _solving(ctx: click.Context, param: click.Parameter, value):
+    """How to solve (--engine, --checkpoint) is read where the race is solved (`_solve`), not by
+    every command that solves one."""
+    ctx.meta[f"dalek.{param.name}"] = value
+    return value
 
 
 class PolicyName(click.ParamType):
@@ -145,10 +163,18 @@ def _race(rules: Rules, players: int, target: int, tie_value, force: bool) -> Da
 def _solve(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
            ) -> RaceValues:
     """The race solved (read from the cache when possible), after its cost is checked."""
-    progress = Progress(f"solving {race.players}-player race to {race.target}", quiet)
+    settings = click.get_current_context().meta
+    checkpoint = settings.get("dalek.checkpoint")
+    engine = choose_engine(race, exact, settings.get("dalek.engine", "auto"), checkpoint)
+    label = f"solving {race.players}-player race to {race.target}"
+    if engine == "levels":
+        from solver.engine.levels import StatusLines
+        return solve_race(race, progress=StatusLines(label, quiet), use_cache=not no_cache,
+                          force=force, engine=engine, checkpoint=checkpoint)
+    progress = Progress(label, quiet)
     try:
         return solve_race(race, exact=exact, progress=progress, use_cache=not no_cache,
-                          force=force)
+                          force=force, engine=engine)
     finally:
         progress.close()
 
@@ -245,13 +271,23 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
     timing = "read from the cache" if summary["timings"]["cached"] else \
         f"{summary['timings']['total']:.1f} s"
     lines.append(f"{summary['positions']} positions, {summary['components']} components, "
-                 f"residual {summary['residual']:.2e}, {timing}")
+                 f"residual {summary['residual']:.2e}, {summary['engine']} engine, {timing}")
     return "\n".join(lines)
+
+
+TEXT_TOP = 8  # options best-move lists for people unless --top says otherwise
+SUMS = ("humans", "daleks", "doctors", "exterminates")  # the kept dice as sums
 
 
 @dalek.command("best-move")
 @rules_options
-@click.option("--roll", "roll_text", required=True, help='The roll just made, e.g. "H4 H2 D3 DOC".')
+@click.option("--roll", "roll_text", required=True,
+              help='The roll just made, e.g. "2x H4 H2 D3 Doctor" (names: H4 or Human 4, D3 or '
+                   'Dalek 3, DOC or Doctor, EXT or Exterminate; any case; a count before or '
+                   'after a face).')
+@click.option("--kept", "kept_text", default=None,
+              help='The dice set aside before this roll, e.g. "H4 H2 D3 DOC" (as --roll reads '
+                   'them): every die of the game not rolled. Or give them as sums:')
 @click.option("--humans", type=int, default=0, help="Humans kept before this roll (0 or more).")
 @click.option("--daleks", type=int, default=0, help="Daleks kept before this roll (0 or more).")
 @click.option("--doctors", type=int, default=0, help="Doctors kept before this roll (0 to 2).")
@@ -263,18 +299,27 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
 @click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
               help="The mover's seat (1 = first; with --scores).")
 @race_options
+@click.option("--top", type=click.IntRange(1, None), default=TEXT_TOP, show_default=True,
+              help="How many options the text lists (JSON lists them all).")
 @click.option("--exact", is_flag=True, help="Also give exact rational values.")
 @json_option
-def best_move(rules, force, roll_text, humans, daleks, doctors, exterminates, scores, seat,
-              players, target, tie_value, quiet, no_cache, exact, as_json) -> None:
-    """Every legal keep for a roll, with its value and regret, best first.
+def best_move(rules, force, roll_text, kept_text, humans, daleks, doctors, exterminates, scores,
+              seat, players, target, tie_value, quiet, no_cache, top, exact, as_json) -> None:
+    """The best move for a roll in one line, then every legal keep with its value and regret,
+    best first.
 
     Without --scores the value is expected points for this turn; with --scores it is the
-    mover's win share in the race (a tie for first among k seats counts 1/k, or --tie-value;
-    a final-round position is one where a score has reached the target)."""
+    mover's win share in the race (the "win chance": a tie for first among k seats counts
+    1/k, or --tie-value; a final-round position is one where a score has reached the target)."""
     clock = time.perf_counter()
     rolled = parse_roll(rules, roll_text)
-    state = TurnState(sum(rolled), humans, daleks, doctors, exterminates)
+    if kept_text is None:
+        state = TurnState(sum(rolled), humans, daleks, doctors, exterminates)
+    elif sums := given(*SUMS):
+        raise InputError(f"give the dice kept before as --kept or as sums ({', '.join(sums)}), "
+                         f"not both")
+    else:
+        state = kept_state(rules, parse_dice(rules, kept_text, "dice kept"), rolled)
     check_position(rules, state)
     if scores is None:
         race_only = given("seat", "players", "target", "tie_value")
@@ -296,28 +341,30 @@ def best_move(rules, force, roll_text, humans, daleks, doctors, exterminates, sc
         report = dalek_report.race_best_move(values, position, state, rolled, exact)
         cached = values.cached
     report["timings"] = _timings(clock, cached)
-    emit(report, _best_move_text(report, state, exact), as_json)
+    emit(report, _best_move_text(report, state, exact, top), as_json)
 
 
-def _best_move_text(report: dict, state: TurnState, exact: bool) -> str:
+def _best_move_text(report: dict, state: TurnState, exact: bool, top: int) -> str:
     unit = report["objective"]
     position = report["position"]
-    lines = [f"Position: rolled {' '.join(report['roll'])}; before it: {state}",
+    lines = [report["verdict"], "",
+             f"Position: rolled {' '.join(report['roll'])}; before it: {state}",
              f"set aside: {' '.join(report['set_aside']) or 'nothing'}"]
     if position["scores"] is not None:
-        lines.insert(0, f"Race to {report['rules']['target']}: scores "
+        lines.insert(2, f"Race to {report['rules']['target']}: scores "
                         f"{','.join(map(str, position['scores']))}, seat {position['seat']} "
                         f"to move")
         unit = f"win share for seat {position['seat']}"
     if report["doctor_intervenes"]:
-        lines.append("The Doctor intervenes: the turn is over with 0 points.")
         return "\n".join(lines)
     lines.append(f"value ({unit}): {report['value']:.12f}")
     rows = [(" ".join(o["keep"]) or "-", o["action"], f"{o['value']:.12f}",
              f"{o['regret']:.12f}") + ((o["value_exact"],) if exact else ())
-            for o in report["options"]]
+            for o in report["options"][:top]]
     headers = ["keep", "then", unit, "regret"] + (["exact"] if exact else [])
-    return "\n".join([*lines, "", table(headers, rows)])
+    every = len(report["options"])
+    more = [f"... {every - top} more: --top {every}"] if every > top else []
+    return "\n".join([*lines, "", table(headers, rows), *more])
 
 
 @dalek.command("table")
