@@ -21,7 +21,7 @@ def hint(line: str, error: InputError, words: Sequence[str], longer: Sequence[st
     """One line for a line the companion cannot read: a command word it resembles, or the
     error. `longer`: command words that take more words after them."""
     word = line.strip().split()[0].lower() if line.strip() else ""
-    if word in words and word not in longer:
+    if word in words and word not in longer and len(line.split()) > 1:
         return f"? type {word} alone on its line"
     close = get_close_matches(word, words, n=1, cutoff=0.6)
     if close and word not in words:

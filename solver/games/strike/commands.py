@@ -135,8 +135,8 @@ def readings_text(game: Strike) -> str:
     return text
 
 
-def _solve(game: Strike, start, exact: bool, quiet: bool, force: bool,
-           in_play: int | None = None):
+def solve_checked(game: Strike, start, exact: bool, quiet: bool, force: bool,
+                  in_play: int | None = None):
     """Solve from `start`, refused first if estimated too long or too large (cost.py)."""
     check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
                  f"{' exactly' if exact else ''}", [game], exact, force, in_play)
@@ -171,7 +171,7 @@ def strike() -> None:
 def game(players, edition, dice, exact, quiet, force, as_json, **model) -> None:
     """Each seat's value at the start, after optimal placements, under optimal play."""
     rules = game_of(players, edition, dice, **model)
-    solution = _solve(rules, rules.start(), exact, quiet, force)
+    solution = solve_checked(rules, rules.start(), exact, quiet, force)
     summary = strike_report.game_summary(rules, solution, exact, int(edition))
     placed = []
     for p in summary["placements"]:
@@ -226,7 +226,7 @@ def best_move(arena, stocks, mover, mid_turn, setup, players, top, edition, dice
         rules = game_of(len(amounts), edition, dice, **model)
         position = rules.position(numbers, amounts, mid_turn, (mover or 1) - 1)
         in_play = sum(amounts) + len(numbers)
-    solution = _solve(rules, position, exact, quiet, force, in_play)
+    solution = solve_checked(rules, position, exact, quiet, force, in_play)
     report = strike_report.best_move(rules, solution, position, numbers, exact, int(edition))
     every = len(report["options"])
     report["options"] = report["options"][:top or (None if as_json else TEXT_TOP)]
