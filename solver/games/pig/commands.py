@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
-from solver.commands import Progress, emit, json_option, table
+from solver.commands import OutputPath, Progress, emit, json_option, table
 from solver.engine.cyclic import solve
+from solver.errors import InputError
 from solver.formatting import exact_text
 from solver.games.pig.cost import MAX_TARGET, check_solves
 from solver.games.pig.model import PigGame
@@ -122,3 +124,64 @@ def duel(first, second, target, exact, force, as_json) -> None:
               for s in seats if exact]
     emit({"rules": rules_of(target), "seats": seats, "timings": timings(start)},
          "\n".join(lines), as_json)
+
+
+@pig.command("rules")
+@target_option
+@force_option
+@json_option
+def rules_command(target, force, as_json) -> None:
+    """When to hold, as rules a player can remember: the best rule of each size (how many
+    numbers to remember), its exact chance of winning against the optimal player going first
+    and going second, and its loss; to 100 also Neller and Presser's rule (the calibration)."""
+    from solver.games.pig import rulefamilies as rf
+
+    start = time.perf_counter()
+    best, paper, optimal_first, cached = rf.learned(target, force)
+    report = rf.report(best, paper, optimal_first, target)
+    lines = [f"Pig to {target}: rules against the optimal player (it wins "
+             f"{optimal_first:.6f} going first, {1 - optimal_first:.6f} going second)", ""]
+    for heading, rows in (("The best rule of each size", report["frontier"]),
+                          ("Neller and Presser's rule and the holds they compare it with",
+                           report["calibration"])):
+        if not rows:
+            continue
+        lines.append(heading)
+        lines.append(table(["size", "numbers", "P(win) first", "second", "mean", "loss",
+                            "vs itself"],
+                           [(r["size"], " ".join(f"{k}={v}" for k, v in r["numbers"].items()),
+                             f"{r['p_first']:.6f}", f"{r['p_second']:.6f}",
+                             f"{r['p_mean']:.6f}", f"{r['loss']:.6f}",
+                             f"{r['p_self_first']:.6f}") for r in rows]))
+        lines.append("")
+    lines += [f"size {r['size']}: " + " ".join(r["rule"]) for r in report["frontier"]]
+    emit(report | {"rules": rules_of(target),
+                   "timings": {"total": time.perf_counter() - start, "cached": cached}},
+         "\n".join(lines), as_json)
+
+
+@pig.command("card")
+@click.option("--out", required=True, type=OutputPath(),
+              help="The card to write: a .pdf or a .png file (one A6 page).")
+@target_option
+@force_option
+@json_option
+def card_command(out, target, force, as_json) -> None:
+    """A strategy card: the best rule of `pig rules` for when to hold, with its cost against
+    perfect play in words, each seat stated."""
+    from solver.cards import render
+    from solver.games.pig import rulefamilies as rf
+
+    start = time.perf_counter()
+    if Path(out).suffix.lower() not in (".pdf", ".png"):
+        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
+    best, _, optimal_first, cached = rf.learned(target, force)
+    card = rf.card(best, optimal_first, target)
+    render(card, Path(out))
+    rule = best[-1]
+    report = {"out": out, "rule": list(card.rule), "cost": card.cost,
+              "numbers": dict(zip(rf.SHAPE[rule.shape].numbers, rule.numbers)),
+              "p_first": rule.p_first, "p_second": rule.p_second, "loss": rule.loss,
+              "p_optimal_first": optimal_first, "rules": rules_of(target),
+              "timings": {"total": time.perf_counter() - start, "cached": cached}}
+    emit(report, f"{out}: {card.rule[0]} ... {card.cost}", as_json)
