@@ -322,7 +322,7 @@ def kept_state(rules: Rules, kept: Counts, rolled: Counts) -> TurnState:
     every die of the game not rolled is kept (rules 3 and 4), and the kept Humans and Daleks
     add up (rule 2)."""
     if sum(kept) + sum(rolled) != rules.dice:
-        raise InputError(f"{sum(kept)} dice kept and {sum(rolled)} rolled make "
+        raise InputError(f"the dice kept ({sum(kept)}) and rolled ({sum(rolled)}) make "
                          f"{sum(kept) + sum(rolled)}, but the game has {rules.dice} dice (every "
                          f"die not rolled is kept)")
     humans = sum(rules.value(f) * kept[f] for f in rules.human_faces)
