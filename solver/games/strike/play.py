@@ -197,8 +197,7 @@ class Companion:
         if state.phase == SETUP:
             return f"{verdict}\n{seat} places a die: which number?"
         if state.phase == START and not state.arena:
-            return (f"{verdict}\n{seat} throws all {state.stocks[state.mover]} dice (the big "
-                    f"hit): what shows in the arena now?")
+            return f"{verdict}\n{seat} throws into the empty arena: what shows in the arena now?"
         more = " (or pass)" if state.phase == MID else ""
         return f"{verdict}\n{seat} throws: what shows in the arena now?{more}"
 

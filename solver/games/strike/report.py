@@ -157,7 +157,8 @@ def verdict(best: dict, other: dict | None, scoring: str, numbers: list[int], st
                f"{_worth(other, scoring, unit=False)})"
     if name == "throw":
         return f"Throw a die ({worth})"
-    return f"Throw all {stock} dice, the big hit ({worth})"
+    dice = "your one die" if stock == 1 else f"all {stock} dice"
+    return f"Throw {dice}, the big hit ({worth})"
 
 
 def _worth(option: dict, scoring: str, unit: bool = True) -> str:
