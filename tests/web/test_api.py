@@ -58,6 +58,37 @@ def test_bad_input_is_a_400_with_the_command_lines_error(client: TestClient, nam
     assert run_cli(name, command, *args).stderr == f"dice-solver: error: {answer.json()['error']}\n"
 
 
+def test_dalek_dice_as_the_page_sends_them() -> None:
+    """The page sends the dice tapped (roll and kept, space-separated faces) and shows the
+    verdict: the API's answer is the command line's for --roll and --kept."""
+    client = TestClient(application())
+    params = {"roll": "H4 H4 H2 D3 D2 DOC EXT", "kept": "H4 H2 D3"}
+    answer = client.get("/api/dalek/best-move", params=params)
+    assert answer.status_code == 200, answer.text
+    cli_answer = CliRunner().invoke(cli, ["dalek", "best-move", "--roll", params["roll"],
+                                          "--kept", params["kept"], "--json"])
+    assert stable(answer.json()) == stable(json.loads(cli_answer.stdout))
+    assert answer.json()["verdict"].startswith("Keep ")
+    bad = client.get("/api/dalek/best-move", params={"roll": "H4", "kept": "Humn 4"})
+    assert bad.status_code == 400 and "did you mean Human 4?" in bad.json()["error"]
+    assert "\n" not in bad.json()["error"]
+
+
+def test_strike_as_the_page_sends_it() -> None:
+    """The page sends the arena as typed and the stocks: the API's answer, verdict included,
+    is the command line's."""
+    client = TestClient(application())
+    params = {"arena": "245", "stocks": "3,6", "mid-turn": "1"}
+    answer = client.get("/api/strike/best-move", params=params)
+    assert answer.status_code == 200, answer.text
+    cli_answer = CliRunner().invoke(cli, ["strike", "best-move", "--arena", "2 4 5", "--stocks",
+                                          "3,6", "--mid-turn", "--json"])
+    assert stable(answer.json()) == stable(json.loads(cli_answer.stdout))
+    assert answer.json()["verdict"].startswith("Throw again (win chance ")
+    bad = client.get("/api/strike/best-move", params={"arena": "2x3", "stocks": "3,6"})
+    assert bad.status_code == 400 and "the arena never holds two" in bad.json()["error"]
+
+
 def test_files_and_unknown_things_are_refused(client: TestClient) -> None:
     for path, params in [("/api/dalek/table", {}), ("/api/nope/turn", {}),
                          ("/api/dalek/turn", {"die-file": "/etc/passwd"}),

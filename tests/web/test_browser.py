@@ -88,15 +88,22 @@ def answer(driver) -> list[list[str]]:
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_tapped_dalek_roll_gets_the_command_lines_best_move(server: str, browser,
                                                               size: tuple[int, int]) -> None:
-    roll = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]  # a first roll
+    kept = ["H4", "D3"]  # set aside before this roll
+    roll = ["H4", "H4", "H2", "H2", "D3", "D2", "D2", "DOC"]
     browser.set_window_size(*size)
     browser.get(server)
+    tap(browser, '.mode-button[data-mode="kept"]')
+    for face in kept:
+        tap(browser, f'.face[data-face="{face}"]')
+    tap(browser, '.mode-button[data-mode="roll"]')
     for face in roll:
         tap(browser, f'.face[data-face="{face}"]')
     tap(browser, "#dalek-ask")
     rows = answer(browser)
     expected = json.loads(CliRunner().invoke(
-        cli, ["dalek", "best-move", "--roll", " ".join(roll), "--json"]).stdout)
+        cli, ["dalek", "best-move", "--roll", " ".join(roll), "--kept", " ".join(kept),
+              "--json"]).stdout)
+    assert browser.find_element(By.ID, "verdict").text == expected["verdict"]
     header, first = rows[0], rows[1]
     best = expected["options"][0]
     keep = best["keep"]
