@@ -44,9 +44,9 @@ from solver.games.dalek.rules import (
     winners,
 )
 from solver.games.dalek.turn import END, ROLL, STOP, compile_turn, place
-from solver.limits import _duration
+from solver.limits import _duration, budget, memory_limit
 
-CHEAP = 30.0  # seconds: a race estimated to solve within this is solved at the start
+CHEAP = 30.0  # seconds: a race estimated within this (and the budget) is solved at the start
 WORDS = ("undo", "stop", "score", "help", "took", "quit")
 HELP = """Type each roll as it happens, e.g. "2x H4 H2 D3 Doctor" (H4 or Human 4, D3 or Dalek 3,
 DOC or Doctor, EXT or Exterminate; any case; a count before or after a face). The advice is
@@ -292,9 +292,10 @@ def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
     from solver import cache
 
     name = f"the {race.players}-player race to {race.target}"
-    seconds, _ = race_cost(race, False)
+    seconds, memory = race_cost(race, False)
+    cheap = seconds <= min(CHEAP, budget()) and memory <= memory_limit()
     cached = solve is not False and cache.load(cache_key(race)) is not None
-    if not (cached or solve or (solve is None and seconds <= CHEAP)):
+    if not (cached or solve or (solve is None and cheap)):
         why = " (--points)." if solve is False else \
             f": {name} is not solved yet (about {_duration(seconds)}; --race solves it first)."
         return None, f"The advice plays for expected points{why}"
@@ -395,7 +396,11 @@ def _die_from_a_file(command):
 def play(rules, force, players, target, solve, save_file, quiet) -> None:
     """Follow a whole game: type each roll as it happens, get best-move's verdict at once,
     with the kept dice, the turn, the scores, whose turn it is and each seat's win chance kept
-    for you (type help for the words)."""
+    for you.
+
+    The advice is taken to be followed. Words: took KEEP [roll|stop] (you kept something
+    else), stop (bank the turn now), score, undo, help, quit. Advice plays for the win when
+    the race is cached or cheap (see --race), else for expected points, and says which."""
     lines = load_saved(save_file, setup(rules, players, target)) if save_file else []
     race = DalekRace(compile_turn(rules, force=force), players, target)
     values, plays_for = race_values(race, solve, quiet, force)
