@@ -195,14 +195,16 @@ class LevelRace:
         return np.column_stack(candidates)
 
     def parameters(self) -> dict:
-        """What a checkpoint of this solve must match: the race's cache key, with the code that
-        solves it on this engine."""
-        from solver import cache
+        """What a checkpoint of this solve must match: the race's cache key on this engine."""
+        return cache_key(self.race, "levels")
 
-        key = {k: v for k, v in cache_key(self.race).items() if k != "code"}
-        return {**key, "engine": "levels", "code": cache.code_hash(
-            "solver.engine.levels", "solver.engine.turn", "solver.checkpoint", __name__,
-            "solver.games.dalek.race", "solver.games.dalek.rules")}
+
+def code_hash() -> str:
+    """The hash of the code that solves a race on this engine (race.cache_key puts it in)."""
+    from solver import cache
+
+    return cache.code_hash("solver.engine.levels", "solver.engine.turn", "solver.checkpoint",
+                           __name__, "solver.games.dalek.race", "solver.games.dalek.rules")
 
 
 class PositionIndex(Mapping):
@@ -231,6 +233,10 @@ class PositionIndex(Mapping):
 
     def __len__(self) -> int:
         return int(self.reachable.sum())
+
+    def values(self) -> Iterator[int]:  # type: ignore[override]
+        """The numbers, in the order of the positions `iter` gives (without a lookup each)."""
+        return iter(np.flatnonzero(self.reachable).tolist())
 
 
 def estimate(race: DalekRace) -> tuple[float, float]:
@@ -265,7 +271,7 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
     total = solution.total
     return RaceValues(race, PositionIndex(game, solution.reachable), solution.values.T,
                       residual=total.residual, iterations=total.iterations,
-                      components=total.components, seconds=solution.seconds)
+                      components=total.components, seconds=solution.seconds, engine="levels")
 
 
 def _arrays(position: Position) -> tuple[np.ndarray, np.ndarray]:

@@ -222,6 +222,7 @@ class RaceValues:
     components: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     cached: bool = False
+    engine: str = "cyclic"  # the engine that solved it (race.ENGINES)
 
     def row(self, position: Position) -> int:
         row = self.index.get(position)
@@ -266,13 +267,22 @@ class RaceValues:
                 for s in self.race.successors(position)]
 
 
-def cache_key(race: DalekRace) -> dict:
+ENGINES = ("auto", "cyclic", "levels")
+
+
+def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
+    """What a cached solve of this race answers: the rules, the race and the code that solved it
+    (the engines agree to 1e-12, not to the bit, so each keeps its own entry)."""
     rules = race.turn.rules
-    return {"game": "dalek_race", "faces": list(rules.die.faces),
-            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
-            "players": race.players, "target": race.target,
-            "tie_value": None if race.tie_value is None else str(race.tie_value),
-            "turn_graph": race.turn.graph.fingerprint(), "code": _code_hash()}
+    key = {"game": "dalek_race", "faces": list(rules.die.faces),
+           "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
+           "players": race.players, "target": race.target,
+           "tie_value": None if race.tie_value is None else str(race.tie_value),
+           "turn_graph": race.turn.graph.fingerprint()}
+    if engine == "levels":
+        from solver.games.dalek.levels import code_hash
+        return {**key, "engine": "levels", "code": code_hash()}
+    return {**key, "code": _code_hash()}
 
 
 def _code_hash() -> str:
@@ -285,15 +295,36 @@ def _code_hash() -> str:
                            "solver.engine.kernels", __name__)
 
 
-def solve_race(race: DalekRace, *, exact: bool = False, progress=None,
-               use_cache: bool = True, force: bool = False) -> RaceValues:
-    """Solve the race (float64, or exact rationals), reusing a cached float solve. A solve
-    estimated past the budget is refused unless `force` (past the memory limit, always)."""
-    from solver import cache
-    from solver.engine.cyclic import solve
-    from solver.games.dalek.cost import check_race
+def choose_engine(race: DalekRace, exact: bool, engine: str = "auto",
+                  checkpoint: object = None) -> str:
+    """The engine that solves this race. `auto`: the level engine for races of three or more
+    seats that all play to win, in float64 (the networkx engine cannot reach their full games);
+    the cyclic engine otherwise (exact rationals, fixed seats, and two players, whose published
+    tables it wrote). A request an engine cannot serve is refused in one line."""
+    if engine == "auto":
+        engine = "levels" if race.players >= 3 and not exact and not race.seat_locals \
+            else "cyclic"
+    if engine == "levels" and exact:
+        raise InputError("--engine levels solves in float64 only: drop --exact, or use "
+                         "--engine cyclic for exact rationals")
+    if engine == "levels" and race.seat_locals:
+        raise InputError("the level engine solves races where every seat plays to win")
+    if checkpoint is not None and engine != "levels":
+        raise InputError("--checkpoint is for the level engine: add --engine levels")
+    return engine
 
-    key = cache_key(race)
+
+def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,
+               force: bool = False, engine: str = "auto", checkpoint=None) -> RaceValues:
+    """Solve the race (float64, or exact rationals) on the engine `choose_engine` picks,
+    reusing a cached float solve. A solve estimated past the budget is refused unless `force`
+    (past the memory limit, always). `checkpoint`: a folder the level engine resumes from and
+    writes each finished level to. `progress` is called as the engine reports (cyclic:
+    (done, total); levels: a levels.Status)."""
+    from solver import cache
+
+    engine = choose_engine(race, exact, engine, checkpoint)
+    key = cache_key(race, engine)
     use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
     if use_cache and not exact:
         stored = cache.load(key)
@@ -302,19 +333,32 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None,
                      for i, row in enumerate(stored["positions"].tolist())}
             return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
                               iterations=int(stored["iterations"]),
-                              components=int(stored["components"]), cached=True)
+                              components=int(stored["components"]), cached=True,
+                              engine=engine)
+    if engine == "levels":
+        from solver.games.dalek.levels import solve_levels
+        values = solve_levels(race, checkpoint, progress, force)
+    else:
+        values = _solve_cyclic(race, exact, progress, force)
+    if use_cache and not exact:
+        positions = np.array([[*scores, mover] for scores, mover in values.index],
+                             dtype=np.int64).reshape(-1, race.players + 1)
+        rows = np.fromiter(values.index.values(), dtype=np.int64, count=len(positions))
+        cache.store(key, {"positions": positions, "table": values.table[rows],
+                          "residual": np.array(values.residual),
+                          "iterations": np.array(values.iterations),
+                          "components": np.array(values.components)})
+    return values
+
+
+def _solve_cyclic(race: DalekRace, exact: bool, progress, force: bool) -> RaceValues:
+    from solver.engine.cyclic import solve
+    from solver.games.dalek.cost import check_race
+
     check_race(race, exact, force)
     solution = solve(race, race.start(), exact=exact, progress=progress)
     graph = solution.graph
-    values = RaceValues(race, graph.index, solution.table[:graph.size],
-                        None if solution.exact is None else solution.exact[:graph.size],
-                        solution.residual, solution.iterations, solution.components,
-                        solution.seconds)
-    if use_cache:
-        positions = np.array([[*scores, mover] for scores, mover in graph.positions],
-                             dtype=np.int64)
-        cache.store(key, {"positions": positions, "table": values.table,
-                          "residual": np.array(solution.residual),
-                          "iterations": np.array(solution.iterations),
-                          "components": np.array(solution.components)})
-    return values
+    return RaceValues(race, graph.index, solution.table[:graph.size],
+                      None if solution.exact is None else solution.exact[:graph.size],
+                      solution.residual, solution.iterations, solution.components,
+                      solution.seconds)

@@ -4,6 +4,7 @@ values to 1e-12 at 2, 3 and 4 players; a solve killed part-way resumes to the sa
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from helpers import ROOT
+from helpers import ROOT, run_cli
 
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore
@@ -162,3 +163,57 @@ def test_limits_refuse_what_the_budget_does_not_cover(monkeypatch) -> None:
         check(race_of(3, 60, 10))
     check(race_of(3, 60, 10), force=True)
     check(race_of(2, 20, 10))
+
+
+# ---- the command line: --engine and --checkpoint --------------------------------------------
+RACE3 = ("dalek", "game", "--players", "3", "--target", "8", "--dice", "4", "--quiet", "--json")
+
+
+def _game(*args: str, cache: str) -> tuple[dict, str]:
+    result = run_cli(*args, env={"DICE_SOLVER_CACHE": cache})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), result.stderr
+
+
+def test_three_players_solve_on_the_level_engine_as_on_the_cyclic_one(tmp_path) -> None:
+    auto, _ = _game(*RACE3, cache=str(tmp_path))
+    cyclic, _ = _game(*RACE3, "--engine", "cyclic", cache=str(tmp_path))
+    assert (auto["engine"], cyclic["engine"]) == ("levels", "cyclic")
+    assert auto["positions"] == cyclic["positions"]
+    for a, c in zip(auto["seats"], cyclic["seats"]):
+        assert abs(a["value"] - c["value"]) < 1e-12 and abs(a["p_win"] - c["p_win"]) < 1e-12
+    again, _ = _game(*RACE3, cache=str(tmp_path))  # read back from the cache, same bits
+    assert again["timings"]["cached"] and again["seats"] == auto["seats"]
+
+
+def test_a_level_solve_answers_best_move_as_the_cyclic_one(tmp_path) -> None:
+    ask = ("dalek", "best-move", "--roll", "H4 D3 EXT DOC", "--scores", "4,5,2", "--seat", "2",
+           "--target", "8", "--dice", "4", "--quiet", "--json")
+    levels_move, _ = _game(*ask, cache=str(tmp_path))
+    cyclic_move, _ = _game(*ask, "--engine", "cyclic", cache=str(tmp_path))
+    assert [o["keep"] for o in levels_move["options"]] == \
+        [o["keep"] for o in cyclic_move["options"]]
+    for a, c in zip(levels_move["options"], cyclic_move["options"]):
+        assert abs(a["value"] - c["value"]) < 1e-12
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--engine", "levels", "--exact"), "float64 only"),
+    (("--players", "2", "--checkpoint", "{tmp}/c"), "--engine levels"),
+    (("--engine", "cyclic", "--checkpoint", "{tmp}/c"), "--engine levels"),
+])
+def test_what_an_engine_cannot_do_is_refused_in_one_line(tmp_path, args, words) -> None:
+    args = tuple(a.replace("{tmp}", str(tmp_path)) for a in args)
+    result = run_cli("dalek", "game", "--target", "6", "--dice", "3", "--players", "3", *args)
+    assert result.returncode == 2 and words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_command_resumes_from_its_checkpoint(tmp_path) -> None:
+    folder = tmp_path / "levels"
+    args = (*RACE3, "--no-cache", "--checkpoint", str(folder))
+    first, _ = _game(*args, cache=str(tmp_path))
+    assert (folder / "manifest.json").is_file()
+    second, stderr = _game(*args, cache=str(tmp_path))
+    assert "resuming after 24 of 24 levels" in stderr
+    assert second["seats"] == first["seats"]
