@@ -42,9 +42,11 @@ class Found:
     evaluated: int  # rules evaluated to find it
 
 
-def search(family: Family, evaluate: Callable[[tuple[int, ...]], float], seed: int = 0
-           ) -> Found:
-    """The family's best member (largest value; ties to the first found)."""
+def search(family: Family, evaluate: Callable[[tuple[int, ...]], float], seed: int = 0,
+           exhaustive: int = EXHAUSTIVE, restarts: int = RESTARTS) -> Found:
+    """The family's best member (largest value; ties to the first found): every member when
+    there are at most `exhaustive`, else the best of the ascents from `family.start` and
+    `restarts` seeded random starts (fewer for an evaluator that takes a solve per rule)."""
     memo: dict[tuple[int, ...], float] = {}
 
     def value(numbers: tuple[int, ...]) -> float:
@@ -52,12 +54,12 @@ def search(family: Family, evaluate: Callable[[tuple[int, ...]], float], seed: i
             memo[numbers] = evaluate(numbers)
         return memo[numbers]
 
-    if family.members <= EXHAUSTIVE:
+    if family.members <= exhaustive:
         best = max(itertools.product(*family.ranges), key=value)
     else:
         rng = random.Random(seed)
         starts = [family.start] + [tuple(rng.choice(r) for r in family.ranges)
-                                   for _ in range(RESTARTS)]
+                                   for _ in range(restarts)]
         best = max((_ascend(family, start, value) for start in starts), key=value)
     return Found(family.name, best, value(best), len(memo))
 
