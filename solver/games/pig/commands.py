@@ -134,11 +134,12 @@ def rules_command(target, force, as_json) -> None:
     """When to hold, as rules a player can remember: the best rule of each size (how many
     numbers to remember), its exact chance of winning against the optimal player going first
     and going second, and its loss; to 100 also Neller and Presser's rule (the calibration)."""
+    from solver.games.pig import rulecard as rc
     from solver.games.pig import rulefamilies as rf
 
     start = time.perf_counter()
     best, paper, optimal_first, cached = rf.learned(target, force)
-    report = rf.report(best, paper, optimal_first, target)
+    report = rc.report(best, paper, optimal_first, target)
     lines = [f"Pig to {target}: rules against the optimal player (it wins "
              f"{optimal_first:.6f} going first, {1 - optimal_first:.6f} going second)", ""]
     for heading, rows in (("The best rule of each size", report["frontier"]),
@@ -170,17 +171,18 @@ def card_command(out, target, force, as_json) -> None:
     """A strategy card: the best rule of `pig rules` for when to hold, with its cost against
     perfect play in words, each seat stated."""
     from solver.cards import render
+    from solver.games.pig import rulecard as rc
     from solver.games.pig import rulefamilies as rf
 
     start = time.perf_counter()
     if Path(out).suffix.lower() not in (".pdf", ".png"):
         raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
     best, _, optimal_first, cached = rf.learned(target, force)
-    card = rf.card(best, optimal_first, target)
+    card = rc.card(best, optimal_first, target)
     render(card, Path(out))
     rule = best[-1]
     report = {"out": out, "rule": list(card.rule), "cost": card.cost,
-              "numbers": dict(zip(rf.SHAPE[rule.shape].numbers, rule.numbers)),
+              "numbers": rc.numbers(rule),
               "p_first": rule.p_first, "p_second": rule.p_second, "loss": rule.loss,
               "p_optimal_first": optimal_first, "rules": rules_of(target),
               "timings": {"total": time.perf_counter() - start, "cached": cached}}

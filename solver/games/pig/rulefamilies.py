@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.cards import Card
 from solver.games.pig import fixed
 from solver.rulesearch import Family, Found, frontier, search
 
@@ -64,7 +63,7 @@ def _ends(target: int) -> range:
     return range(target // 2, target + 1)
 
 
-def _pace(base: int, divisor: int, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+def pace(base: int, divisor: int, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     """base + round((theirs - mine) / divisor), halves rounded up."""
     return base + (2 * (theirs - mine) + divisor) // (2 * divisor)
 
@@ -86,16 +85,16 @@ SHAPES = (
           lambda n, mine, theirs, t: np.where(np.maximum(mine, theirs) >= n[1], t, n[0])),
     Shape("pace", ("base", "divisor"), lambda t: (_holds(t), _divisors(t)),
           lambda t: (*_scaled(t, 0.21), min(8, _divisors(t)[-1])),
-          lambda n, mine, theirs, t: _pace(n[0], n[1], mine, theirs)),
+          lambda n, mine, theirs, t: pace(n[0], n[1], mine, theirs)),
     Shape("pace+end", ("end", "base", "divisor"), lambda t: (_ends(t), _holds(t), _divisors(t)),
           lambda t: (*_scaled(t, 0.71, 0.21), min(8, _divisors(t)[-1])),
           lambda n, mine, theirs, t: np.where(np.maximum(mine, theirs) >= n[0], t,
-                                              _pace(n[1], n[2], mine, theirs))),
+                                              pace(n[1], n[2], mine, theirs))),
     Shape("pace+ends", ("end_mine", "end_theirs", "base", "divisor"),
           lambda t: (_ends(t), _ends(t), _holds(t), _divisors(t)),
           lambda t: (*_scaled(t, 0.71, 0.71, 0.21), min(8, _divisors(t)[-1])),
           lambda n, mine, theirs, t: np.where((mine >= n[0]) | (theirs >= n[1]), t,
-                                              _pace(n[2], n[3], mine, theirs))),
+                                              pace(n[2], n[3], mine, theirs))),
 )
 SHAPE = {shape.name: shape for shape in SHAPES}
 
@@ -134,7 +133,8 @@ class Judge:
         self.target = target
         duel = pp.PigDuel(target)
         solution = pp.solve_duel(duel)
-        self.optimal = fixed.table_play(pp.hold_table(duel, solution, 0))
+        self.table = pp.hold_table(duel, solution, 0)  # hold[mine, theirs, total]
+        self.optimal = fixed.table_play(self.table)
         self.optimal_first = float(pp.win_chances(duel, solution)[0])
         self.rows = fixed.threshold_turns(target)
         scores = np.arange(target)
@@ -179,9 +179,10 @@ def learn(target: int) -> tuple[list[Rule], list[Rule], float]:
 
 
 # ---- the cost, the cache ---------------------------------------------------------------------
-# Measured on the reference machine (2 cores shared, load 2-3): one rule against the optimal
-# player to 100 takes 21 ms (fixed.duel), about 2e-8 s per position and banked total; the
-# search evaluates about EVALUATIONS rules; the optimal solve is costed by cost.solve_cost.
+# Measured on the reference machine (2 cores shared): the search to 100 evaluates 8,411 rules
+# (hold 50, hold+end 2,550, pace 1,000, pace+end 1,296, pace+ends 3,515) in 128 s of CPU, 15 ms a
+# rule (fixed.duel), 340 s of wall time at load 8; estimated at 2e-8 s per position and banked
+# total (21 ms a rule to 100) for EVALUATIONS rules, plus the optimal solve (cost.solve_cost).
 SECONDS_PER_RESULT = 2e-8
 EVALUATIONS = 9_000
 
@@ -226,69 +227,3 @@ def learned(target: int, force: bool = False) -> tuple[list[Rule], list[Rule], f
 
 def _from_row(row: list[float], numbers: list[int]) -> Rule:
     return Rule(SHAPES[int(row[0])].name, tuple(n for n in numbers if n >= 0), *row[1:])
-
-
-# ---- words -----------------------------------------------------------------------------------
-def rule_lines(rule: Rule, target: int) -> list[str]:
-    """The rule as instructions read at the table, in the order they apply."""
-    n = dict(zip(SHAPE[rule.shape].numbers, rule.numbers))
-    lines = []
-    if n.get("end", target) < target:
-        lines.append(f"Either score {n['end']} or more? Roll on until you reach {target}.")
-    ends = [(n[k], who) for k, who in (("end_mine", "yours"), ("end_theirs", "theirs"))
-            if n.get(k, target) < target]
-    if ends:
-        lines.append(" or ".join(f"{who} {score}+" for score, who in ends).capitalize()
-                     + f"? Roll on until you reach {target}.")
-    start = "Otherwise hold" if lines else "Hold"
-    if "hold" in n:
-        lines.append(f"{start} once your turn total reaches {n['hold']}.")
-    else:
-        lines.append(f"{start} at {n['base']} + (their score - yours) / {n['divisor']}, "
-                     f"rounded.")
-    return [*lines, f"Hold at once if your total reaches {target}."]
-
-
-def pace_table(rule: Rule) -> tuple[tuple[str, ...], ...]:
-    """Where a pace rule holds at a few leads: a header row, then rows."""
-    n = dict(zip(SHAPE[rule.shape].numbers, rule.numbers))
-    if "divisor" not in n:
-        return ()
-    rows = [("you are", "hold at")]
-    for lead in (-40, -20, 0, 20, 40):
-        at = int(_pace(n["base"], n["divisor"], np.int64(0), np.int64(-lead)))
-        words = "level" if lead == 0 else f"{'ahead' if lead > 0 else 'behind'} by {abs(lead)}"
-        rows.append((words, str(max(at, 1))))
-    return tuple(rows)
-
-
-def cost_words(rule: Rule, optimal_first: float) -> str:
-    """What the rule gives up against perfect play, in words, each seat stated."""
-    return (f"Against perfect play it wins {100 * rule.p_first:.1f}% of games going first and "
-            f"{100 * rule.p_second:.1f}% going second; perfect play itself would win "
-            f"{100 * optimal_first:.1f}% and {100 * (1 - optimal_first):.1f}%. Over games "
-            f"half first, half second: {100 * rule.mean:.2f}% instead of 50%, "
-            f"{100 * rule.loss:.2f} games lost in 100.")
-
-
-def card(rules: list[Rule], optimal_first: float, target: int) -> Card:
-    """The strategy card: the frontier's best rule, a table of its holds, its cost."""
-    rule = rules[-1]
-    return Card(f"Pig to {target}: when to hold", tuple(rule_lines(rule, target)),
-                cost_words(rule, optimal_first), pace_table(rule),
-                "dice-solver pig card: exact values against the optimal player "
-                "(pig rules --json)",
-                ("Scores: i yours, j theirs, banked. Turn total: this turn's rolls.",))
-
-
-def report(best: list[Rule], paper: list[Rule], optimal_first: float, target: int) -> dict:
-    """The frontier and the calibration as data."""
-    def entry(rule: Rule) -> dict:
-        return {"size": rule.size, "family": rule.shape,
-                "numbers": dict(zip(SHAPE[rule.shape].numbers, rule.numbers)),
-                "rule": rule_lines(rule, target), "p_first": rule.p_first,
-                "p_second": rule.p_second, "p_mean": rule.mean, "loss": rule.loss,
-                "p_self_first": rule.p_self}
-
-    return {"p_optimal_first": optimal_first,
-            "frontier": [entry(r) for r in best], "calibration": [entry(r) for r in paper]}

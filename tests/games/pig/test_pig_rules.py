@@ -17,6 +17,7 @@ from intervals import Z, binomial_z
 from solver.dice import generator
 from solver.games.pig import fixed
 from solver.games.pig import policies as pp
+from solver.games.pig import rulecard as rc
 from solver.games.pig import rulefamilies as rf
 from solver.games.pig.simulator import pig_games
 from solver.rulesearch import EXHAUSTIVE, search
@@ -116,21 +117,20 @@ def test_optimal_play_bounds_every_rule(judge40: rf.Judge) -> None:
 
 def test_the_card_states_values_recomputed_independently(judge40: rf.Judge) -> None:
     rule = judge40.rule("pace+end", rf.SHAPE["pace+end"].start(40))
-    card = rf.card([rule], judge40.optimal_first, 40)
+    card = rc.card([rule], judge40.optimal_first, 40)
     first, second = value_iteration(judge40.turns(rule.shape, rule.numbers), judge40.optimal)
-    stated = [float(x) for x in re.findall(r"([0-9.]+)%", card.cost)]
+    stated = [float(x) for x in re.findall(r"([0-9.]+)(?:%| more games)", card.cost)]
     assert stated[:2] == [round(100 * first, 1), round(100 * second, 1)]
     assert stated[2:4] == [round(100 * judge40.optimal_first, 1),
                            round(100 * (1 - judge40.optimal_first), 1)]
-    assert stated[4] == round(100 * (first + second) / 2, 2)
+    assert stated[4] == round(100 * (0.5 - (first + second) / 2), 2)
 
 
 def test_a_simulated_rule_against_optimal_play_lands_in_its_interval(judge40: rf.Judge) -> None:
     numbers = rf.SHAPE["pace+end"].start(40)
     target, n = 40, 20_000
     rule = rf.SHAPE["pace+end"].threshold
-    optimal = pp.PigDuel(target)
-    table = pp.hold_table(optimal, pp.solve_duel(optimal), 0)
+    table = judge40.table
     _, winner = pig_games(
         [lambda m, t, k: k >= rule(numbers, m, t, target),
          lambda m, t, k: table[m, t, np.minimum(k, target)]], target, n, generator(11))
@@ -158,15 +158,24 @@ def test_the_frontier_grows_with_size() -> None:
     assert all(later.mean > earlier.mean for earlier, later in pairwise(best))
 
 
-def test_published_figures_to_100() -> None:
+def test_published_figures_to_100_and_the_card_rule_simulated() -> None:
     """Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: to
-    100 the first player wins 0.5306 under optimal play and 0.5347 when both hold at 20."""
+    100 the first player wins 0.5306 under optimal play and 0.5347 when both hold at 20. Then
+    the committed card's rule (docs/cards/pig-hold.png) played against the optimal player by
+    the simulator, going first."""
     judge = rf.Judge(100)
     assert round(float(fixed.duel(judge.optimal, judge.optimal)[0]), 4) == 0.5306
     hold20 = judge.rule("hold", (20,))
     assert round(hold20.p_self, 4) == 0.5347
     paper = judge.rule(*rf.PUBLISHED_RULE)
     assert paper.p_first <= judge.optimal_first and paper.mean > hold20.mean
+    card_rule, n = ("pace+ends", (69, 73, 21, 8)), 20_000
+    rule, table = rf.SHAPE[card_rule[0]].threshold, judge.table
+    _, winner = pig_games(
+        [lambda m, t, k: k >= rule(card_rule[1], m, t, 100),
+         lambda m, t, k: table[m, t, np.minimum(k, 100)]], 100, n, generator(12))
+    p_first = judge.against_optimal(*card_rule)[0]
+    assert abs(binomial_z(int((winner == 0).sum()), n, p_first)) < Z
 
 
 def test_rules_and_card_commands(tmp_path) -> None:
