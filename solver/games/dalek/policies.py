@@ -17,6 +17,7 @@ policy's distribution equals the solver's).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -248,17 +249,29 @@ def keep_daleks(pairs: Pairs, k: int) -> TurnPolicy:
     the kept Humans reach K and the Daleks hold; otherwise roll."""
     if k < 0:
         raise InputError(f"keep-daleks needs a whole number of Humans >= 0, not {k}")
+    return stop_at(pairs, f"keep-daleks {k}", dalek_keeps(pairs), lambda after: k)
+
+
+def dalek_keeps(pairs: Pairs, hunting: bool | np.ndarray = False,
+                grab: bool | np.ndarray = False) -> np.ndarray:
+    """The keep of "keep the Daleks" for every pair (see `keep_daleks`), and the variants a
+    remembered rule adds (solver/games/dalek/rulefamilies.py), each for all pairs or per pair:
+    where `hunting`, no Dalek is kept but every die of the highest Human face is (the Humans
+    after them still only while the Daleks hold); where `grab`, every Human and Dalek rolled
+    is kept. A keep of no die at all takes one lowest Dalek, or else one lowest Human (rule 4):
+    with every Dalek kept, that is `keep_daleks`'s one lowest Human."""
     rules = pairs.rules
-    play = Play(rules)
     fields, rolled = pairs.fields[pairs.state_of], pairs.rolled
     faces = list(rules.keepable_faces)
     keep = np.zeros((pairs.size, len(faces)), dtype=np.int64)
     for j, face in enumerate(faces):
         if face in rules.dalek_faces:
-            keep[:, j] = rolled[:, face]
-    kept = rules.keep(fields, keep)
+            keep[:, j] = np.where(hunting, 0, rolled[:, face])
     by_value = sorted((j for j, f in enumerate(faces) if f in rules.human_faces),
                       key=lambda j: -rules.value(faces[j]))
+    if by_value:
+        keep[:, by_value[0]] = np.where(hunting, rolled[:, faces[by_value[0]]], 0)
+    kept = rules.keep(fields, keep)
     for j in by_value:
         one = np.eye(len(faces), dtype=np.int64)[j]
         for _ in range(rules.dice):  # one more of this face while the Daleks hold
@@ -269,16 +282,31 @@ def keep_daleks(pairs: Pairs, k: int) -> TurnPolicy:
                 break
             keep[:, j] += fits
             kept[fits] = more[fits]
-    for j in reversed(by_value):  # rule 4: one lowest Human when nothing else is kept
+    keep = np.where(np.asarray(grab)[..., None], rolled[:, faces], keep)
+    daleks = sorted((j for j, f in enumerate(faces) if f in rules.dalek_faces),
+                    key=lambda j: rules.value(faces[j]))
+    for j in daleks + by_value[::-1]:  # rule 4: one lowest die when nothing else is kept
         empty = ~rules.may_keep(rolled, keep) & (rolled[:, faces[j]] > 0)
         keep[empty, j] = 1
-    after, score = play.roll(fields, rolled, keep, np.full(pairs.size, ROLL_CODE))
-    stop = (after[:, HUMANS] >= k) & rules.daleks_hold(after[:, HUMANS], after[:, DALEKS])
+    return keep
+
+
+def stop_at(pairs: Pairs, name: str, keep: np.ndarray,
+            threshold: Callable[[np.ndarray], int | np.ndarray]) -> TurnPolicy:
+    """The policy that keeps `keep` and then stops once the kept Humans reach the threshold
+    (a function of the states after the keep, last axis) and the Daleks hold; else rolls."""
+    rules = pairs.rules
+    play = Play(rules)
+    fields = pairs.fields[pairs.state_of]
+    after, score = play.roll(fields, pairs.rolled, keep, np.full(pairs.size, ROLL_CODE))
+    stop = (after[:, HUMANS] >= threshold(after)) & rules.daleks_hold(after[:, HUMANS],
+                                                                      after[:, DALEKS])
     then = np.where(score != NOT_OVER, END_CODE, np.where(stop, STOP_CODE, ROLL_CODE))
     ended = play.intervenes(after)
     then[ended] = NONE
+    keep = keep.copy()
     keep[ended] = 0
-    return TurnPolicy(f"keep-daleks {k}", pairs, keep, then)
+    return TurnPolicy(name, pairs, keep, then)
 
 
 # ---- moves written in files: policy tables and decision logs ----------------------------------
