@@ -284,3 +284,49 @@ def table_command(out, fly_out, empty_arena, as_json) -> None:
     emit(data, f"wrote {out}: {summary['positions']} positions; P(seat 1 wins) "
                f"{summary['p_win_seat1']:.12f}; --hit sweep over {', '.join(hits)}\n"
                f"manifest: {manifest}", as_json)
+
+
+@strike.command("rules")
+@json_option
+def rules_command(as_json) -> None:
+    """When to throw again, as rules a player can learn: the best rule of each size (1, 2, 3
+    numbers), its P(win) against a perfect opponent and its loss (2 players, 9 dice each)."""
+    from solver.games.strike import throwrules
+
+    start = time.perf_counter()
+    rows, cached = throwrules.learned()
+    report = throwrules.report(rows) | {
+        "timings": {"total": time.perf_counter() - start, "cached": cached}}
+    lines = [f"Strike, {report['players']} players, {report['dice']} dice each: a rule "
+             f"player's P(win) against a perfect opponent, mean of both seats (perfect play: "
+             f"{report['p_win_optimal']:.6f}).", ""]
+    for row in report["frontier"]:
+        lines.append(f"{row['size']} number{'s' * (row['size'] > 1)} "
+                     f"({', '.join(f'{k} {v}' for k, v in row['numbers'].items())}): P(win) "
+                     f"{row['p_win']:.6f}, loses {row['loss']:.6f}")
+        lines += [f"  - {line}" for line in row["rule"]]
+    emit(report, "\n".join(lines), as_json)
+
+
+@strike.command("card")
+@click.option("--out", required=True, type=OutputPath(),
+              help="The card to write: a .pdf or a .png file (one A6 page).")
+@json_option
+def card_command(out, as_json) -> None:
+    """A strategy card: the best rule for when to throw again (2 players, 9 dice each), with
+    its cost against perfect play in words."""
+    from solver.cards import render
+    from solver.games.strike import throwrules
+
+    start = time.perf_counter()
+    if Path(out).suffix.lower() not in (".pdf", ".png"):
+        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
+    rows, cached = throwrules.learned()
+    card = throwrules.card(rows)
+    render(card, Path(out))
+    perfect = throwrules.report(rows)["p_win_optimal"]
+    report = {"out": out, "rule": list(card.rule), "cost": card.cost,
+              "numbers": rows[-1].numbers, "p_win": rows[-1].value,
+              "loss": perfect - rows[-1].value,
+              "timings": {"total": time.perf_counter() - start, "cached": cached}}
+    emit(report, f"{out}: {card.rule[1]} ... {card.cost}", as_json)

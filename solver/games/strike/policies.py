@@ -9,7 +9,7 @@ optimal seat's decision in a position, read off the solution's values.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -22,16 +22,46 @@ from solver.games.strike.model import MID, SETUP, Metrics, Strike
 from solver.games.strike.rules import LABELS
 from solver.games.strike.throws import Arena, canonical, representative
 
+NEVER = 99  # a ThrowRule number that never holds (more dice than any game has)
+
+
+@dataclass(frozen=True)
+class ThrowRule:
+    """When to throw again, as a few numbers a person remembers (issue 15): always with
+    `arena` dice or more in the arena; with one die fewer, when the stocks (every seat's, the
+    mover's too) hold `stocks` dice or more; with two fewer, when they hold `fewer` or more.
+    On the last of those (two fewer if `fewer` is set, else one fewer) also only while every
+    opponent still in holds `opponent` dice or more. The defaults never throw again: the
+    "stop" policy."""
+
+    arena: int = NEVER
+    stocks: int = NEVER
+    fewer: int = NEVER
+    opponent: int = 0
+
+    def throws_again(self, arena: int, stocks: Sequence[int], mover: int) -> bool:
+        """The rule's decision mid-turn: `arena` dice showing, `stocks` by seat."""
+        if arena >= self.arena:
+            return True
+        need = {self.arena - 1: self.stocks, self.arena - 2: self.fewer}.get(arena, NEVER)
+        last = self.arena - (2 if self.fewer < NEVER else 1)
+        if arena == last and min(s for seat, s in enumerate(stocks)
+                                 if seat != mover and s) < self.opponent:
+            return False
+        return sum(stocks) >= need
+
 
 @dataclass(frozen=True)
 class StrikePolicy:
-    """A seat's way to play, by its canonical name: "stop" (stop after every throw that lets
-    it, place a new number at setup) or "optimal" (the best response to the other seats)."""
+    """A seat's way to play, by its canonical name: "optimal" (the best response to the other
+    seats; `rule` None) or a fixed rule for throwing again ("stop": stop after every throw
+    that lets it), which places a new number at setup."""
 
     name: str
+    rule: ThrowRule | None = None
 
 
-STOP, OPTIMAL = StrikePolicy("stop"), StrikePolicy("optimal")
+STOP, OPTIMAL = StrikePolicy("stop", ThrowRule()), StrikePolicy("optimal")
 
 
 def parse_policy(text: str) -> StrikePolicy:
@@ -54,8 +84,9 @@ def stop_placement(arena: Arena) -> int:
 
 @dataclass
 class StrikeDuel(Strike):
-    """Strike where seat i plays `policies[i]`: "stop" stops after every throw that lets it and
-    places `stop_placement`; "optimal" seats best-respond to the others.
+    """Strike where seat i plays `policies[i]`: a rule (ThrowRule; "stop" is one) decides
+    mid-turn by its numbers and places `stop_placement`; "optimal" seats best-respond to the
+    others.
 
     Win scoring only. Beside each seat's P(win) (the objectives), the metrics carry the joint
     distribution of the game's outcome: P(seat w wins holding k dice in stock) (`Metrics.outcome`),
@@ -63,6 +94,7 @@ class StrikeDuel(Strike):
     games show a wrong simulator)."""
 
     policies: tuple[StrikePolicy, ...] = (OPTIMAL, OPTIMAL)
+    outcomes: bool = True  # carry P(seat wins holding k dice) (verify's finer outcome)
     _fixed: dict[tuple, Choices] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -71,16 +103,18 @@ class StrikeDuel(Strike):
             raise InputError(f"{len(self.policies)} policies for {self.players} players")
         if self.scoring != "win":
             raise InputError("policies are compared by their chance to win (win scoring)")
-        self.layout = Metrics(self.players, stocks=self.total + 1)  # a winner holds 0..total
+        # a winner holds 0..total dice; without outcomes, only each seat's P(win)
+        self.layout = Metrics(self.players, stocks=self.total + 1 if self.outcomes else 0)
 
     def local(self, position: Hashable) -> Choices:
-        mover, _, arena, phase, _ = position
+        mover, stocks, arena, phase, _ = position
         model = super().local(position)
-        if self.policies[mover] == OPTIMAL or phase not in (MID, SETUP):
+        rule = self.policies[mover].rule
+        if rule is None or phase not in (MID, SETUP):
             return model
-        if phase == MID:  # option 0 is stopping: result 0 with certainty
-            key = (MID, model.n_results)
-            option = 0
+        if phase == MID:  # option 0 is stopping (result 0 with certainty), 1 throwing again
+            option = int(rule.throws_again(sum(arena), stocks, mover))
+            key = (MID, option, model.n_results) if option == 0 else (MID, option, model)
         else:
             after = self.placements(arena)[1]
             option = after.index(canonical([*representative(arena), stop_placement(arena)]))

@@ -76,10 +76,12 @@ def _turn(game: StrikeDuel, moves: Moves | None, rng: np.random.Generator, model
         arena, taken = _throw(rng, arena, thrown, model)
         first = False
         stocks[mover] = rules.stock_after_throw(stocks[mover], thrown, taken)
-        if rules.turn_ends(taken, len(arena), stocks[mover], game.empty_arena) \
-                or game.policies[mover] != OPTIMAL:
+        if rules.turn_ends(taken, len(arena), stocks[mover], game.empty_arena):
             return arena
-        if not moves.throws_again(Position(mover, tuple(stocks), canonical(arena), MID, ())):
+        rule = game.policies[mover].rule
+        again = rule.throws_again(len(arena), stocks, mover) if rule is not None else \
+            moves.throws_again(Position(mover, tuple(stocks), canonical(arena), MID, ()))
+        if not again:
             return arena
 
 

@@ -1,0 +1,206 @@
+"""When to throw again in Strike, as a rule a player can learn (issue 15): the numbers of
+policies.ThrowRule (the arena size from which to always throw again, the stocks that call for
+throwing with fewer dice, an opponent's stock) searched with solver.rulesearch. Each rule is
+valued as a fixed policy against optimal opponents (policies.StrikeDuel, solved by the engine in
+floats to a residual below 1e-12: an exact rational solve of the card's game would take hours),
+as the mean over the seats the rule player may sit in of its P(win); optimal play's mean is
+1 / players, so a rule's loss is what it gives away to a perfect player in its seat.
+
+The card is for the 2-player game with the 31-dice edition's 9 dice each and the default throw
+model (hit 1/2, no miss): the game most people play, and one whose search takes minutes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from solver.cards import Card
+from solver.games.strike.policies import (
+    NEVER,
+    OPTIMAL,
+    StrikeDuel,
+    StrikePolicy,
+    ThrowRule,
+    solve_duel,
+    win_chances,
+)
+from solver.games.strike.rules import NUMBERS
+from solver.rulesearch import Family, Found, frontier, search
+
+PLAYERS, DICE = 2, 9  # the card's game
+SEED = 0
+RESTARTS = 2  # random restarts of each ascent (each rule takes two solves)
+EXHAUSTIVE = 100  # families with at most this many members are searched exhaustively
+NAMES = ("arena", "stocks", "fewer", "opponent")  # ThrowRule's numbers, in family order
+# `python -m solver.games.strike.throwrules` timed with an empty cache on the reference machine
+# (2 cores shared, load 2 to 8): see docs/results.md; estimated above the slowest run
+SEARCH_SECONDS, SEARCH_BYTES = 900, 300 << 20
+
+
+def families(players: int, dice: int) -> list[Family]:
+    """The rules searched, by how many numbers a player remembers: the arena size alone; with
+    the stocks that call for throwing one die below it; then with two dice below it, or with
+    an opponent's stock. Stock totals run from 3 (2 or less: always) to every die in play but
+    one; an arena size from 1 (always throw again) to 5, the most the arena holds."""
+    total = players * dice
+    stocks, opponent = range(3, total), range(1, total - 1)
+    return [Family("arena", (range(1, NUMBERS + 1),), (2,)),
+            Family("arena+stocks", (range(2, NUMBERS + 1), stocks), (2, total - 1)),
+            Family("arena+stocks+fewer", (range(3, NUMBERS + 1), stocks, stocks),
+                   (3, 3, total - 1)),
+            Family("arena+stocks+opponent", (range(2, NUMBERS + 1), stocks, opponent),
+                   (2, total - 1, 1))]
+
+
+def rule_of(family: Family, numbers: tuple[int, ...]) -> ThrowRule:
+    return ThrowRule(**dict(zip(family.name.split("+"), numbers)))
+
+
+@cache
+def seat_values(rule: ThrowRule, players: int = PLAYERS, dice: int = DICE
+                ) -> tuple[float, ...]:
+    """The rule player's P(win) in each seat, every other seat playing optimally."""
+    values = []
+    for seat in range(players):
+        policies = [OPTIMAL] * players
+        policies[seat] = StrikePolicy("rule", rule)
+        duel = StrikeDuel(players, dice, policies=tuple(policies), outcomes=False)
+        values.append(float(win_chances(duel, solve_duel(duel))[seat]))
+    return tuple(values)
+
+
+def value(rule: ThrowRule, players: int = PLAYERS, dice: int = DICE) -> float:
+    """The rule player's P(win), the mean over its seats."""
+    values = seat_values(rule, players, dice)
+    return sum(values) / len(values)
+
+
+@cache
+def optimal_values(players: int = PLAYERS, dice: int = DICE) -> tuple[float, ...]:
+    """Each seat's P(win) when every seat plays optimally."""
+    duel = StrikeDuel(players, dice, outcomes=False)
+    return tuple(float(p) for p in win_chances(duel, solve_duel(duel)))
+
+
+@dataclass(frozen=True)
+class Learned:
+    """One rule of the frontier: how many numbers, the rule, its P(win) by seat and mean."""
+
+    size: int
+    rule: ThrowRule
+    seats: tuple[float, ...]
+    value: float
+
+    @property
+    def numbers(self) -> dict[str, int]:
+        return {n: getattr(self.rule, n) for n in NAMES
+                if getattr(self.rule, n) != getattr(ThrowRule(), n)}
+
+
+def learn(players: int = PLAYERS, dice: int = DICE) -> list[Learned]:
+    """The frontier: the best rule of each size (a larger one only if it does better)."""
+    found: list[tuple[Family, Found]] = []
+    for family in families(players, dice):
+        found.append((family, search(family, lambda n, f=family: value(
+            rule_of(f, n), players, dice), SEED, EXHAUSTIVE, RESTARTS)))
+    return [_row(rule_of(family, result.numbers), family.size, players, dice)
+            for family, result in frontier(found)]
+
+
+def _row(rule: ThrowRule, size: int, players: int, dice: int) -> Learned:
+    return Learned(size, rule, seat_values(rule, players, dice), value(rule, players, dice))
+
+
+def learned() -> tuple[list[Learned], bool]:
+    """The card game's frontier from the disk cache when this very code found it before,
+    else searched (refused first if estimated past the time budget); and whether it came from
+    the cache."""
+    import numpy as np
+
+    from solver import cache
+    from solver.limits import check
+
+    key = {"game": "strike_throw_rules", "players": PLAYERS, "dice": DICE, "seed": SEED,
+           "code": cache.code_hash("solver.rulesearch", "solver.engine.cyclic",
+                                   "solver.games.strike.rules", "solver.games.strike.throws",
+                                   "solver.games.strike.model", "solver.games.strike.policies",
+                                   __name__)}
+    stored = cache.load(key)
+    if stored is not None:
+        return [_row(ThrowRule(*numbers), size, PLAYERS, DICE) for numbers, size in
+                zip(stored["rules"].tolist(), stored["sizes"].tolist())], True
+    check("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES)
+    rows = learn()
+    cache.store(key, {"rules": np.array([[getattr(r.rule, n) for n in NAMES] for r in rows],
+                                        dtype=np.int64),
+                      "sizes": np.array([r.size for r in rows], dtype=np.int64)})
+    return rows, False
+
+
+def rule_lines(rule: ThrowRule, players: int = PLAYERS) -> list[str]:
+    """The rule as a player reads it at the table, from the most dice in the arena down."""
+    others = "your opponent holds" if players == 2 else "each opponent holds"
+    lines = ["Setup: place a number not yet in the arena."]
+    if rule.arena <= NUMBERS:
+        lines.append(f"{_dice(rule.arena)} or more in the arena: throw again." if rule.arena > 1
+                     else "Always throw again.")
+    last = rule.arena - (2 if rule.fewer < NEVER else 1)
+    for arena, need in ((rule.arena - 1, rule.stocks), (rule.arena - 2, rule.fewer)):
+        if need < NEVER and arena >= 1:
+            extra = f" and {others} {rule.opponent}+" if arena == last and rule.opponent > 1 \
+                else ""
+            lines.append(f"{_dice(arena)}: throw again if all stocks together hold {need}+"
+                         f"{extra}.")
+    return [*lines, "Otherwise stop."]
+
+
+def _dice(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def report(rows: list[Learned]) -> dict:
+    """The frontier as data: the game, optimal play, each rule, its value and loss."""
+    best = optimal_values()
+    perfect = sum(best) / len(best)
+    return {"players": PLAYERS, "dice": DICE, "p_win_optimal": perfect,
+            "p_win_optimal_seats": list(best),
+            "frontier": [{"size": r.size, "numbers": r.numbers, "rule": rule_lines(r.rule),
+                          "p_win": r.value, "p_win_seats": list(r.seats),
+                          "loss": perfect - r.value} for r in rows]}
+
+
+def cost_words(row: Learned) -> str:
+    """What the rule gives up against perfect play, in words."""
+    best = optimal_values()
+    perfect = sum(best) / len(best)
+    return (f"Against a perfect opponent this rule wins {100 * row.value:.2f}% of games; "
+            f"perfect play would win {100 * perfect:.2f}% (mean of both seats): "
+            f"{100 * (perfect - row.value):.2f} points lost.")
+
+
+def card(rows: list[Learned]) -> Card:
+    """The strategy card: the frontier's best rule, the frontier as a table, its cost."""
+    best = optimal_values()
+    perfect = sum(best) / len(best)
+    table = [("numbers", "rule", "wins", "lost")]
+    for r in rows:
+        table.append((str(r.size), ", ".join(f"{v}" for v in r.numbers.values()),
+                      f"{100 * r.value:.2f}%", f"{100 * (perfect - r.value):.2f}"))
+    table.append(("perfect", "", f"{100 * perfect:.2f}%", "0"))
+    return Card("Strike: throw again?", tuple(rule_lines(rows[-1].rule)), cost_words(rows[-1]),
+                tuple(table),
+                f"dice-solver strike card: {PLAYERS} players, {DICE} dice each (31-dice "
+                f"edition), hit 1/2, miss 0; each rule solved against a perfect opponent "
+                f"(strike rules --json)",
+                (f"For {PLAYERS} players with {DICE} dice each. Table: the best rule with 1, 2, "
+                 f"3 numbers to remember.",))
+
+
+if __name__ == "__main__":  # time the search with an empty cache (docs/results.md)
+    import time
+
+    start = time.perf_counter()
+    for row in learn():
+        print(row.size, row.numbers, f"{row.value:.9f}", row.seats)
+    print(f"{time.perf_counter() - start:.0f} s")
