@@ -2,16 +2,16 @@
 
 Positions are numbers. Before the final round a position is every seat's score (below the target)
 and the mover, in mixed radix: ((s_1 * T + s_2) * T + ...) * players + mover. A final-round
-position with seat m to move is written as race.DalekRace.canonical writes it: the best score so
+position with seat m to move is written as race.canonical writes it: the best score so
 far (at or above the target), which seats before the mover hold it (the others can no longer win:
 their scores count as 0), and the scores of the seats from the mover on; one block of numbers per
 mover. Levels: the score sum before the final round (a turn that scores nothing passes the move
 within its level), then the final round's movers in seat order. The start is level 0.
 
-The numbers are computed for whole arrays of positions at once; the rules are rules.py's
-(`reaches_target`) and race.py's (the objective, the payoffs with their tie shares, which results
-a turn can give); tests hold successors, canonical forms and similar positions to race.py's own,
-position by position.
+The numbers are computed for whole arrays of positions at once; the rules are race.py's array
+forms (`after_turn`, `canonical`, `final_round`, `similar`, the payoffs with their tie shares),
+which its cyclic-engine methods use too: this module only numbers positions. Tests hold the
+numbering's successors and similar positions to race.py's own, position by position.
 """
 
 from __future__ import annotations
@@ -23,7 +23,16 @@ import numpy as np
 
 from solver.engine import levels
 from solver.errors import InputError
-from solver.games.dalek.race import DalekRace, Position, RaceValues, cache_key
+from solver.games.dalek.race import (
+    DalekRace,
+    Position,
+    RaceValues,
+    after_turn,
+    cache_key,
+    canonical,
+    final_round,
+    similar,
+)
 from solver.games.dalek.rules import reaches_target
 
 # CPU seconds per position of the numbering (reachable or not), before the final round and in
@@ -83,17 +92,13 @@ class LevelRace:
         scores = _compositions(level, n, t)
         return (_radix(scores, t)[:, None] * n + np.arange(n)).ravel()
 
-    def final_round(self, scores: np.ndarray, mover: np.ndarray) -> np.ndarray:
-        """race.DalekRace.final_round for arrays: a seat has reached the target and the seats
-        from the mover on still play."""
-        return (mover > 0) & reaches_target(scores.max(axis=1), self.target)
-
     def encode(self, scores: np.ndarray, mover: np.ndarray) -> np.ndarray:
-        """The number of each position (scores by seat, rows; movers), written as
-        race.DalekRace.canonical writes it; -1 where it is no position of this numbering."""
+        """The number of each position (scores by seat, rows; movers), in its canonical form
+        (race.canonical); -1 where it is no position of this numbering."""
         n, t = self.players, self.target
-        scores, mover = np.atleast_2d(scores), np.asarray(mover)
-        final = self.final_round(scores, mover)
+        mover = np.asarray(mover)
+        scores = canonical(np.atleast_2d(scores), mover, t)
+        final = final_round(scores, mover, t)
         before = ~final & ~reaches_target(scores.max(axis=1), t) & (scores.min(axis=1) >= 0)
         result = np.where(before, _radix(np.clip(scores, 0, t - 1), t) * n + mover, -1)
         for m in range(1, n):
@@ -132,16 +137,12 @@ class LevelRace:
         return self.race.metric.value(self.decode(positions)[1])
 
     def successors(self, positions: np.ndarray) -> np.ndarray:
-        """race.DalekRace.successors for arrays: the mover adds the turn's score; after the last
-        seat's turn the game ends if someone has reached the target."""
+        """race.after_turn for arrays of positions, numbered: positions, or -1 - terminal row."""
         scores, mover = self.decode(positions)
         rows, n = len(positions), self.players
-        after = np.repeat(scores[:, None, :], self.results, axis=1)
-        after[np.arange(rows), :, mover] += np.arange(self.results)
-        last = (mover == n - 1)[:, None]
-        ends = last & reaches_target(after.max(axis=2), self.target)
-        following = np.repeat(np.where(last[:, 0], 0, mover + 1), self.results)
-        result = self.encode(after.reshape(-1, n), following).reshape(rows, self.results)
+        after, following, ends = after_turn(scores, mover, n, self.results, self.target)
+        result = self.encode(after.reshape(-1, n), np.repeat(following, self.results)
+                             ).reshape(rows, self.results)
         if ((result < 0) & ~ends & self.turn.possible).any():
             raise ValueError("a successor has no number: the numbering misses positions")
         result[ends] = -1 - self._terminals(after[ends])
@@ -182,17 +183,10 @@ class LevelRace:
         return self._terminal_table
 
     def similar(self, positions: np.ndarray) -> np.ndarray:
-        """race.DalekRace.similar for arrays: one or two points more for the mover or the next
-        seat, in that order."""
+        """race.similar for arrays of positions, numbered."""
         scores, mover = self.decode(positions)
-        rows = np.arange(len(positions))
-        candidates = []
-        for seat in (mover, (mover + 1) % self.players):
-            for step in (1, 2):
-                moved = scores.copy()
-                moved[rows, seat] += step
-                candidates.append(self.encode(moved, mover))
-        return np.column_stack(candidates)
+        return np.column_stack([self.encode(moved, mover)
+                                for moved in similar(scores, mover, self.players)])
 
     def parameters(self) -> dict:
         """What a checkpoint of this solve must match: the race's cache key on this engine."""

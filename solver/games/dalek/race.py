@@ -31,6 +31,55 @@ from solver.games.dalek.turn import CompiledTurn
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
 
 
+def final_round(scores, mover, target: int):
+    """Rule 10: a seat has reached the target and the seats after it still play (a position
+    with seat 1 to move never is: the round would be over). Scores by seat in the last axis;
+    one position or arrays of them."""
+    return (np.asarray(mover) > 0) & reaches_target(np.max(scores, axis=-1), target)
+
+
+def canonical(scores: np.ndarray, mover: np.ndarray, target: int) -> np.ndarray:
+    """Positions (rows of scores, movers) as the solvers key them. In the final round every
+    seat before the mover has played its last turn; one that trails another such seat can no
+    longer win or tie, so its score is written as 0: no value changes, and positions that differ
+    only there are one position (with 3 or 4 players this shrinks the final round many times)."""
+    scores = np.array(scores, dtype=np.int64)
+    seats = np.arange(scores.shape[1])
+    before = seats < mover[:, None]
+    best = np.where(before, scores, -1).max(axis=1)
+    trailing = before & (scores < best[:, None]) & final_round(scores, mover, target)[:, None]
+    scores[trailing] = 0
+    return scores
+
+
+def after_turn(scores: np.ndarray, mover: np.ndarray, players: int, results: int, target: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rules 10 and 11 for rows of positions and every turn score 0..results-1: the scores
+    after the mover adds it (rows, results, seats), the next mover (rows), and whether the game
+    ends there (rows, results): after the last seat's turn, once someone has reached the
+    target. Scores not canonical yet."""
+    rows = len(mover)
+    after = np.repeat(np.asarray(scores, dtype=np.int64)[:, None, :], results, axis=1)
+    after[np.arange(rows), :, mover] += np.arange(results)
+    last = mover == players - 1
+    ends = last[:, None] & reaches_target(after.max(axis=2), target)
+    return after, np.where(last, 0, mover + 1), ends
+
+
+def similar(scores: np.ndarray, mover: np.ndarray, players: int) -> list[np.ndarray]:
+    """Scores one or two points further on for the mover or the next seat, in that order (four
+    candidates per row, same mover): positions solved earlier whose play is mostly the same,
+    the solvers' first guess of a position's policy."""
+    rows = np.arange(len(mover))
+    candidates = []
+    for seat in (mover, (mover + 1) % players):
+        for step in (1, 2):
+            moved = np.array(scores, dtype=np.int64)
+            moved[rows, seat] += step
+            candidates.append(moved)
+    return candidates
+
+
 @dataclass(frozen=True)
 class RaceMetrics:
     """Where each seat's numbers sit in a position's row of metrics (the engine sees only how
@@ -126,44 +175,35 @@ class DalekRace:
             return self.players * self.target + mover
         return sum(scores)
 
-    def final_round(self, scores: tuple[int, ...], mover: int) -> bool:
-        """A seat has reached the target and the seats after it still play (a position with
-        seat 1 to move never is: the round would be over)."""
-        return mover > 0 and reaches_target(max(scores), self.target)
+    def final_round(self, scores, mover):
+        """Rule 10 (see `final_round`), for one position or arrays of them."""
+        return final_round(scores, mover, self.target)
 
     def similar(self, position: Hashable):
-        """Positions one or two points further on for the mover or the next seat: solved
-        earlier (more progress), and mostly played the same way."""
+        """Positions one or two points further on for the mover or the next seat (see
+        `similar`): solved earlier (more progress), and mostly played the same way."""
         scores, mover = position
-        for seat in (mover, (mover + 1) % self.players):
-            for step in (1, 2):
-                yield self.canonical((*scores[:seat], scores[seat] + step, *scores[seat + 1:]),
-                                     mover)
+        for moved in similar(np.array([scores]), np.array([mover]), self.players):
+            yield self.canonical(tuple(moved[0].tolist()), mover)
 
     def canonical(self, scores: tuple[int, ...], mover: int) -> Position:
-        """The position as the solver keys it. In the final round every seat before the mover
-        has played its last turn; one that trails another such seat can no longer win or tie,
-        so its score is written as 0: no value changes, and positions that differ only there
-        are one position (with 3 or 4 players this shrinks the final round many times)."""
-        if not self.final_round(scores, mover):
-            return scores, mover
-        best = max(scores[:mover])
-        return tuple(0 if seat < mover and s < best else s
-                     for seat, s in enumerate(scores)), mover
+        """The position as the solver keys it (see `canonical`)."""
+        written = canonical(np.array([scores]), np.array([mover]), self.target)[0]
+        return tuple(written.tolist()), mover
 
     def successors(self, position: Hashable) -> Sequence[Hashable | Terminal]:
         scores, mover = position
-        last = mover == self.players - 1
+        after, following, ends = after_turn(np.array([scores]), np.array([mover]),
+                                            self.players, len(self.possible), self.target)
         result = []
         for points, possible in enumerate(self.possible.tolist()):
+            scores_after = tuple(after[0, points].tolist())
             if not possible:
                 result.append(self._impossible)
-                continue
-            after = (*scores[:mover], scores[mover] + points, *scores[mover + 1:])
-            if last and reaches_target(max(after), self.target):
-                result.append(self.payoff(after))
+            elif ends[0, points]:
+                result.append(self.payoff(scores_after))
             else:
-                result.append(self.canonical(after, 0 if last else mover + 1))
+                result.append(self.canonical(scores_after, int(following[0])))
         return result
 
     @cached_property
