@@ -28,10 +28,8 @@ from typing import Protocol
 
 import numpy as np
 
+from solver.engine.iteration import MAX_ITERATIONS, TOLERANCE, iterate
 from solver.engine.local import Response
-
-TOLERANCE = 1e-12
-MAX_ITERATIONS = 100
 
 
 class Local(Protocol):
@@ -302,41 +300,28 @@ class _GroupSolver:
 
     def run(self, tolerance: float) -> tuple[float, int]:
         """Iterate every component to a Bellman residual below `tolerance` (or until its
-        policy repeats), from a best response to the table as it is (so good starting values
-        in the members' rows save iterations); returns the largest residual and the most
-        iterations taken."""
+        policy repeats: `iteration.iterate`), from a best response to the table as it is (so
+        good starting values in the members' rows save iterations); returns the largest
+        residual and the most iterations taken."""
         everyone = np.ones(len(self.members), dtype=bool)
         self._adopt(everyone, self._respond(everyone, adopt=True))  # final where no loop
-        active = np.ones(len(self.loops), dtype=bool)
-        residual, iterations, seen = 0.0, 0, defaultdict(set)
-        while active.any() and iterations < MAX_ITERATIONS:
-            iterations += 1
-            self._evaluate(active[self.component])
-            active &= self.loops
-            if not active.any():
-                break
-            running = active[self.component]
-            response = self._respond(running)
-            gap = np.abs(response.values[running] - self.table[self.members[running],
-                                                               self.objective[running]])
-            worst = np.zeros(len(active))
-            np.maximum.at(worst, self.component[running], gap)
-            settled = active & (worst <= tolerance)
-            residual = max(residual, float(worst[settled].max(initial=0.0)))
-            active &= ~settled
-            if not active.any():
-                break
-            self._adopt(active[self.component], response)
-            for c in np.flatnonzero(active).tolist():
-                signature = b"".join(self._row(k).tobytes()
-                                     for k in np.flatnonzero(self.component == c).tolist())
-                if signature in seen[c]:  # the policy repeats: the movers' best responses
-                    active[c] = False  # cycle (or rounding does), so stop at this residual
-                    residual = max(residual, float(worst[c]))
-                seen[c].add(signature)
-        if active.any():  # out of iterations
-            residual = max(residual, float(worst[active].max()))
-        return residual, iterations
+        return iterate(self, tolerance)
+
+    # ---- what `iteration.iterate` calls -------------------------------------------------------
+    def evaluate(self, members: np.ndarray) -> None:
+        self._evaluate(members)
+
+    def check(self, members: np.ndarray) -> np.ndarray:
+        self.response = self._respond(members)
+        return np.abs(self.response.values[members] - self.table[self.members[members],
+                                                                 self.objective[members]])
+
+    def adopt(self, members: np.ndarray) -> None:
+        self._adopt(members, self.response)
+
+    def signature(self, component: int) -> bytes:
+        return b"".join(self._row(k).tobytes()
+                        for k in np.flatnonzero(self.component == component).tolist())
 
     def _row(self, k: int) -> np.ndarray:
         batch, row = self.where[k]

@@ -37,7 +37,7 @@ from typing import Protocol, TextIO
 import numpy as np
 from numba import njit
 
-from solver.engine.cyclic import MAX_ITERATIONS, TOLERANCE
+from solver.engine.iteration import TOLERANCE, iterate
 from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
 from solver.limits import _duration
 
@@ -235,6 +235,48 @@ class LevelGame(Protocol):
         (the first one solved is taken). It only affects speed, and ties between equal plays."""
 
 
+@dataclass
+class Edges:
+    """Each position's options, for games whose movers choose among a few options (stop or throw
+    again, where to place) rather than through a shared turn graph: every option a distribution
+    over successors, written as edges in CSR layout. An option's edges are its own (options do
+    not share them); options are numbered 0.. per position in the order ties are broken (the
+    first best is played, as `solver.engine.local.Choices` plays it)."""
+
+    start: np.ndarray  # (positions + 1,): where each position's edges begin
+    target: np.ndarray  # a position number, or -1 - t for terminal t
+    probability: np.ndarray  # of the edge within its option
+    option: np.ndarray  # the option the edge belongs to
+
+    @property
+    def row(self) -> np.ndarray:
+        """The position (its place in the batch) of each edge."""
+        return np.repeat(np.arange(len(self.start) - 1), np.diff(self.start))
+
+
+class OptionGame(Protocol):
+    """A level game whose movers choose among explicit options (`Edges`), instead of playing a
+    shared turn graph: the same as `LevelGame` without `turn` and `successors`."""
+
+    metrics: int
+    size: int
+    levels: int
+
+    def start(self) -> int: ...
+
+    def positions(self, level: int) -> np.ndarray: ...
+
+    def objective(self, positions: np.ndarray) -> np.ndarray: ...
+
+    def options(self, positions: np.ndarray) -> Edges:
+        """Every option of each position, as edges to positions of its own level or later ones,
+        or to terminals."""
+
+    def terminals(self) -> np.ndarray: ...
+
+    # Optional: `similar(positions)`, as `LevelGame.similar`.
+
+
 class Store(Protocol):
     """Finished levels kept somewhere (solver.checkpoint.Checkpoint keeps them on disk)."""
 
@@ -302,7 +344,7 @@ class LevelSolution:
         return total
 
 
-def solve(game: LevelGame, *, store: Store | None = None, tolerance: float = TOLERANCE,
+def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance: float = TOLERANCE,
           progress: Callable[[Status], None] | None = None) -> LevelSolution:
     """Optimal values of every position reachable from the game's start, level by level from
     the last; levels the store holds are read instead of solved."""
@@ -337,13 +379,14 @@ def solve(game: LevelGame, *, store: Store | None = None, tolerance: float = TOL
 class _Solver:
     """The values, the positions' states and the per-level statistics of one solve."""
 
-    def __init__(self, game: LevelGame, tolerance: float) -> None:
+    def __init__(self, game: LevelGame | OptionGame, tolerance: float) -> None:
         self.game, self.tolerance = game, tolerance
+        self.chunk = _OptionChunk if hasattr(game, "options") else _TurnChunk
         self.values = np.full((game.metrics, game.size), np.nan)
         self.state = np.zeros(game.size, dtype=np.uint8)
         self.state[_reachable(game)] = REACHABLE
         self.stats: list[LevelStats] = []  # in solving order: last level first
-        self.eager = False  # whether checks take distributions at once (see _Chunk.run)
+        self.eager = False  # whether checks take distributions at once (see _TurnChunk)
 
     @property
     def reachable(self) -> np.ndarray:
@@ -375,7 +418,7 @@ class _Solver:
         labels = _components(self.game, members)
         order = np.argsort(labels, kind="stable")
         for part in _whole_components(labels[order], CHUNK):
-            chunk = _Chunk(self, members[order[part]], labels[order[part]])
+            chunk = self.chunk(self, members[order[part]], labels[order[part]])
             stats.add(chunk.run())
             update(len(chunk.positions))
         stats.seconds = time.perf_counter() - clock
@@ -416,20 +459,32 @@ def _within(members: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return np.where(members[place] == targets, place, -1)
 
 
-def _reachable(game: LevelGame) -> np.ndarray:
+def _links(game: LevelGame | OptionGame, positions: np.ndarray, every: bool
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """(place in `positions`, target) of each result of each position: of every result of the
+    turn with `every` (as the cyclic engine links positions), else only of those some play gives."""
+    if hasattr(game, "options"):
+        edges = game.options(positions)
+        return edges.row, edges.target
+    successors = game.successors(positions)
+    if not every:
+        successors = successors[:, game.turn.possible]
+    return np.repeat(np.arange(len(positions)), successors.shape[1]), successors.ravel()
+
+
+def _reachable(game: LevelGame | OptionGame) -> np.ndarray:
     """Every position some play reaches from the start (results no play gives do not count):
     levels in increasing order, each until nothing new inside it is found."""
     reached = np.zeros(game.size, dtype=bool)
     reached[game.start()] = True
-    possible = game.turn.possible
     for level in range(game.levels):
         members = game.positions(level)
         frontier = members[reached[members]]
         while len(frontier):
             found = []
             for part in _parts(frontier):
-                successors = game.successors(part)[:, possible]
-                found.append(successors[successors >= 0])
+                targets = _links(game, part, every=False)[1]
+                found.append(targets[targets >= 0])
             targets = np.unique(np.concatenate(found))
             new = targets[~reached[targets]]
             reached[new] = True
@@ -437,7 +492,7 @@ def _reachable(game: LevelGame) -> np.ndarray:
     return reached
 
 
-def _components(game: LevelGame, members: np.ndarray) -> np.ndarray:
+def _components(game: LevelGame | OptionGame, members: np.ndarray) -> np.ndarray:
     """A component label per member: members linked by results that stay in the level (either
     way) share one. Components are what policy iteration solves as one linear system."""
     from scipy.sparse import coo_matrix
@@ -445,10 +500,11 @@ def _components(game: LevelGame, members: np.ndarray) -> np.ndarray:
 
     rows, cols = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
     for start in range(0, len(members), CHUNK):
-        place = _within(members, game.successors(members[start:start + CHUNK]))
-        r, c = np.nonzero(place >= 0)
-        rows.append(r + start)
-        cols.append(place[r, c])
+        row, target = _links(game, members[start:start + CHUNK], every=True)
+        place = _within(members, target)
+        inside = place >= 0
+        rows.append(row[inside] + start)
+        cols.append(place[inside])
     rows, cols = np.concatenate(rows), np.concatenate(cols)
     if not len(rows):
         return np.arange(len(members))
@@ -468,31 +524,35 @@ def _whole_components(labels: np.ndarray, size: int):
 
 
 class _Chunk:
-    """Whole components of one level, solved together: their successors, the policies they
-    play (result distributions) and the policy iteration, as `cyclic._GroupSolver` does it."""
+    """Whole components of one level, solved together by policy iteration
+    (`iteration.iterate`, as the cyclic engine's `_GroupSolver`): who is in which component,
+    what each maximises, and the values they start from. The kinds of game differ in how a
+    member responds and what its policy is (`_TurnChunk`, `_OptionChunk`)."""
 
     def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
-        game = solver.game
         self.solver, self.positions = solver, positions
         self.stats = LevelStats()
         starts = np.flatnonzero(np.diff(labels, prepend=-1))
         self.component = np.cumsum(np.diff(labels, prepend=-1) != 0) - 1
         self.sizes = np.diff(np.append(starts, len(labels)))
         self.rank = np.arange(len(labels)) - starts[self.component]  # place in its component
-        order = np.argsort(positions)
-        self.successors = game.successors(positions)
-        place = _within(positions[order], self.successors)
-        self.inside = np.where(place >= 0, order[place], -1)  # member a result leads to
+        self.order = np.argsort(positions)
         self.loops = np.zeros(len(starts), dtype=bool)
-        self.loops[self.component[(self.inside >= 0).any(axis=1)]] = True
-        self.objective = game.objective(positions)
-        self.policy = np.empty(self.successors.shape)
-        self._warm_start()
+        self.objective = solver.game.objective(positions)
+
+    def member_of(self, targets: np.ndarray) -> np.ndarray:
+        """The member each target is, -1 for none."""
+        place = _within(self.positions[self.order], targets)
+        return np.where(place >= 0, self.order[place], -1)
 
     def _warm_start(self) -> None:
         """Start from the values of the first similar position solved before (what the cyclic
         engine does: the first response is then usually final)."""
-        candidates = self.solver.game.similar(self.positions)
+        similar = getattr(self.solver.game, "similar", None)
+        if similar is None:
+            self.solver.values[:, self.positions] = 0.0
+            return
+        candidates = similar(self.positions)
         solved = candidates >= 0
         solved[solved] = (self.solver.state[candidates[solved]] & SOLVED).astype(bool)
         has = solved.any(axis=1)
@@ -501,46 +561,61 @@ class _Chunk:
         self.solver.values[:, self.positions[~has]] = 0.0  # as the cyclic engine starts
 
     def run(self) -> LevelStats:
-        """Iterate every component to a Bellman residual within the tolerance (or until its
-        policy repeats: the movers' best responses cycle)."""
-        tolerance, stats = self.solver.tolerance, self.stats
+        """Every component to a Bellman residual within the tolerance (or until its policy
+        repeats), from the first best responses."""
+        self.start()
+        self.stats.residual, self.stats.iterations = iterate(self, self.solver.tolerance)
+        self.stats.components = len(self.sizes)
+        return self.stats
+
+    def start(self) -> None:
+        """Every member plays its best response to the values it starts from."""
+        raise NotImplementedError
+
+
+class _TurnChunk(_Chunk):
+    """Members of a game with one shared turn graph: a policy is the result distribution of the
+    turn played, and a response a pass of the turn graph."""
+
+    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
+        super().__init__(solver, positions, labels)
+        self.successors = solver.game.successors(positions)
+        self.inside = self.member_of(self.successors)  # member a result leads to
+        self.loops[self.component[(self.inside >= 0).any(axis=1)]] = True
+        self.policy = np.empty(self.successors.shape)
+        self.checks = 0
+        self._warm_start()
+
+    def start(self) -> None:
         everyone = np.ones(len(self.positions), dtype=bool)
         self.policy[:] = self._respond(everyone, True)[1]
-        active = np.ones(len(self.sizes), dtype=bool)
-        seen: dict[int, set[bytes]] = {}
-        worst = np.zeros(len(self.sizes))
-        while active.any() and stats.iterations < MAX_ITERATIONS:
-            stats.iterations += 1
-            self._evaluate(active)
-            active &= self.loops
-            if not active.any():
-                break
-            running = active[self.component]
-            eager = self.solver.eager and stats.iterations == 1
-            best, dist = self._respond(running, eager)
-            values = self.solver.values[self.objective[running], self.positions[running]]
-            worst[:] = 0.0
-            np.maximum.at(worst, self.component[running], np.abs(best - values))
-            settled = active & (worst <= tolerance)
-            stats.residual = max(stats.residual, float(worst[settled].max(initial=0.0)))
-            if stats.iterations == 1:  # most first checks fail: take distributions with them
-                self.solver.eager = (settled.sum() < 0.5 * active.sum())
-            active &= ~settled
-            if not active.any():
-                break
-            adopt = active[self.component]
-            self.policy[adopt] = (dist[adopt[running]] if eager else
-                                  self._respond(adopt, True)[1])
-            for c in np.flatnonzero(active).tolist():
-                signature = self.policy[self.component == c].tobytes()
-                if signature in seen.setdefault(c, set()):  # the policy repeats: stop here
-                    active[c] = False
-                    stats.residual = max(stats.residual, float(worst[c]))
-                seen[c].add(signature)
-        if active.any():  # out of iterations
-            stats.residual = max(stats.residual, float(worst[active].max()))
-        stats.components = len(self.sizes)
-        return stats
+
+    def evaluate(self, members: np.ndarray) -> None:
+        active = np.zeros(len(self.sizes), dtype=bool)
+        active[self.component[members]] = True
+        self._evaluate(active)
+
+    def check(self, members: np.ndarray) -> np.ndarray:
+        """Best responses of the running members. Most first checks fail where most did in the
+        chunk before: then they take the distributions with them, saving a second pass."""
+        self.checks += 1
+        self.eager = self.solver.eager and self.checks == 1
+        if self.checks == 1:
+            self.solver.eager = False
+            self.checked = len(np.unique(self.component[members]))
+        best, self.dist = self._respond(members, self.eager)
+        self.running = members
+        values = self.solver.values[self.objective[members], self.positions[members]]
+        return np.abs(best - values)
+
+    def adopt(self, members: np.ndarray) -> None:
+        if self.checks == 1:  # most components failed their first check
+            self.solver.eager = len(np.unique(self.component[members])) > 0.5 * self.checked
+        self.policy[members] = (self.dist[members[self.running]] if self.eager else
+                                self._respond(members, True)[1])
+
+    def signature(self, component: int) -> bytes:
+        return self.policy[self.component == component].tobytes()
 
     def _respond(self, mask: np.ndarray, distributions: bool
                  ) -> tuple[np.ndarray, np.ndarray | None]:
@@ -588,6 +663,84 @@ class _Chunk:
                            self.policy[members[rows[hit]], r])
         solved = np.linalg.solve(matrix, rhs[rows].reshape(count, size, -1))
         values[rows] = solved.reshape(len(rows), -1)
+
+
+class _OptionChunk(_Chunk):
+    """Members of a game of explicit options (`Edges`): a policy is the option each member
+    plays, a response the first option within FLOAT_TIE of the best (as `local.Choices` picks
+    it). Components can be large (Strike's dice move between stocks and the arena without
+    leaving the level), so their systems are solved sparse."""
+
+    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
+        super().__init__(solver, positions, labels)
+        edges = solver.game.options(positions)
+        self.edges, self.row = edges, edges.row
+        self.edge_objective = self.objective[self.row]
+        self.inside = self.member_of(edges.target)  # member an edge leads to
+        self.loops[self.component[self.row[self.inside >= 0]]] = True
+        self.width = int(edges.option.max(initial=0)) + 1
+        self.chosen = np.zeros(len(positions), dtype=np.int8)
+        self._warm_start()
+
+    def start(self) -> None:
+        everyone = np.ones(len(self.positions), dtype=bool)
+        self.chosen[:] = self._respond(everyone)[1]
+
+    def check(self, members: np.ndarray) -> np.ndarray:
+        best, self.response = self._respond(members)
+        values = self.solver.values[self.objective[members], self.positions[members]]
+        return np.abs(best - values)
+
+    def adopt(self, members: np.ndarray) -> None:
+        self.chosen[members] = self.response[members[self.response_of]]
+
+    def signature(self, component: int) -> bytes:
+        return self.chosen[self.component == component].tobytes()
+
+    def _respond(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(value, option) of the masked members' best responses to the current values."""
+        self.response_of = mask
+        edges = mask[self.row]
+        row = (np.cumsum(mask) - 1)[self.row[edges]]  # place among the masked members
+        count = int(mask.sum())
+        utilities = self.solver.utilities(self.edges.target[edges, None],
+                                          self.edge_objective[edges])[:, 0]
+        key = row * self.width + self.edges.option[edges]
+        values = np.bincount(key, self.edges.probability[edges] * utilities,
+                             minlength=count * self.width).reshape(count, self.width)
+        present = np.bincount(key, minlength=count * self.width).reshape(count, self.width) > 0
+        values[~present] = -np.inf
+        starts = np.flatnonzero(np.diff(row, prepend=-1))
+        scale = np.maximum(np.maximum.reduceat(np.abs(utilities), starts), 1e-300)
+        floor = values.max(axis=1) - FLOAT_TIE * scale
+        chosen = np.argmax(values >= floor[:, None], axis=1)
+        self.stats.backward += count
+        return values[np.arange(count), chosen], chosen.astype(np.int8)
+
+    def evaluate(self, members: np.ndarray) -> None:
+        """The masked members' values under the options they play: edges leaving the component
+        give the right-hand side, those staying in it one sparse system (a block per
+        component)."""
+        import scipy.sparse as sp
+        import scipy.sparse.linalg as spla
+
+        count, metrics = int(members.sum()), self.solver.game.metrics
+        place = np.cumsum(members) - 1
+        played = members[self.row] & (self.edges.option == self.chosen[self.row])
+        row, target = self.row[played], self.inside[played]
+        probability = self.edges.probability[played]
+        out = target < 0
+        terms = probability[out, None] * self.solver.rows(self.edges.target[played][out])
+        rhs = np.column_stack([np.bincount(place[row[out]], terms[:, m], minlength=count)
+                               for m in range(metrics)])
+        loop = ~out & (probability != 0)
+        if loop.any():
+            matrix = sp.identity(count, format="csc") - sp.csc_matrix(
+                (probability[loop], (place[row[loop]], place[target[loop]])),
+                shape=(count, count))
+            rhs = spla.spsolve(matrix, rhs).reshape(count, metrics)
+        self.solver.values[:, self.positions[members]] = rhs.T
+        self.stats.forward += count
 
 
 # ---- progress ----------------------------------------------------------------------------------

@@ -5,7 +5,9 @@ Dice move between the players' stocks and the arena, so positions repeat; X face
 miss the arena or are struck out of it leave the game, which is the progress measure (it never
 decreases). Positions store the arena up to relabelling (throws.Arena), so positions with the
 same arena and the same number of dice thrown share one `Choices` object, which lets the engine
-value them in one batch.
+value them in one batch. Where a throw's results and the end of a turn lead is computed for arrays
+(`throw_moves`, `end_turns`): for one position here, for millions by the level engine's adapter
+(levels.py).
 """
 
 from __future__ import annotations
@@ -15,15 +17,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+
 from solver.engine.cyclic import Terminal
 from solver.engine.local import Choices
 from solver.errors import InputError
 from solver.games.strike import rules
-from solver.games.strike.throws import Arena, Outcome, canonical, representative, throw_outcomes
+from solver.games.strike.throws import (
+    Arena,
+    Outcome,
+    canonical,
+    outcome_arrays,
+    representative,
+    throw_outcomes,
+)
 
 if TYPE_CHECKING:
-    import numpy as np
-
     Whole = int | np.ndarray  # a number, or one per game
 
 START, MID, SETUP = 0, 1, 2  # phases: must throw, may throw again or stop, placing a die
@@ -169,19 +178,30 @@ class Strike:
         mover, stocks, arena, phase, points = position
         if phase == SETUP:
             return self._placed(position)
-        stock = stocks[mover]
-        thrown = rules.dice_thrown(stock, arena, phase == START)
+        thrown = rules.dice_thrown(stocks[mover], arena, phase == START)
+        left, taken = throw_arrays(arena, thrown, self)[:2]
+        seat, held = np.array([mover]), np.array([stocks])
+        scored = np.array([points]) if points else None
         result: list[Position | Terminal] = []
         if phase == MID:
-            result.append(self.end_turn(mover, stocks, arena, points))
-        for outcome in self.throw(arena, thrown).outcomes:
-            kept = rules.stock_after_throw(stock, thrown, outcome.taken)
-            after = _replace(stocks, mover, kept)
-            left = (1,) * outcome.left  # the numbers left are all different
-            if rules.turn_ends(outcome.taken, outcome.left, kept, self.empty_arena):
-                result.append(self.end_turn(mover, after, left, points))
+            result += self._moved(end_turns(seat, held, np.array([len(arena)]), scored))
+        return result + self._moved(throw_moves(seat, held, scored, np.array([thrown]), left,
+                                                taken, self.empty_arena))
+
+    def _moved(self, moves: Moves) -> list[Position | Terminal]:
+        """`Moves` of one position as the positions (arenas: all numbers different) and
+        terminals they are."""
+        points = moves.points.reshape(-1, self.players).tolist() if moves.points is not None \
+            else [()] * moves.mover.size
+        result: list[Position | Terminal] = []
+        for mover, stocks, arena, phase, scored, winner in zip(
+                moves.mover.ravel().tolist(), moves.stocks.reshape(-1, self.players).tolist(),
+                moves.arena.ravel().tolist(), moves.phase.ravel().tolist(), points,
+                moves.winner.ravel().tolist()):
+            if winner >= 0:
+                result.append(self.payoff(winner, tuple(scored), stocks[winner]))
             else:
-                result.append(Position(mover, after, left, MID, points))
+                result.append(Position(mover, tuple(stocks), (1,) * arena, phase, tuple(scored)))
         return result
 
     # ---- the rules on positions -----------------------------------------------------------
@@ -218,18 +238,6 @@ class Strike:
             self._setups[arena] = (Choices(options, len(after)), after)
         return self._setups[arena]
 
-    def end_turn(self, mover: int, stocks: tuple[int, ...], arena: Arena,
-                 points: tuple[int, ...]) -> Position | Terminal:
-        """The turn passes to the next seat still in; a mover with an empty stock is out
-        (reading 7), scoring under points scoring (reading 8)."""
-        if not stocks[mover]:
-            if points:
-                points = _replace(points, mover, rules.points_going_out(stocks))
-            winner = rules.winner(stocks)
-            if winner is not None:
-                return self.payoff(winner, points, stocks[winner])
-        return Position(rules.next_seat(mover, stocks), stocks, arena, START, points)
-
     def payoff(self, winner: int, points: tuple[int, ...], stock: int) -> Terminal:
         """The end: one Terminal object per payoff (the engine tells terminals by identity)."""
         key = (winner, points, stock if self.layout.stocks else None)
@@ -261,7 +269,7 @@ class Strike:
             left = [1] * self.players  # every seat in, then the seats out go in seat order
             for seat in (s for s, stock in enumerate(stocks) if not stock):
                 left[seat] = 0
-                points = _replace(points, seat, rules.points_going_out(left))
+                points = _replace(points, seat, int(rules.points_going_out(left)))
         return Position(mover, tuple(stocks), canonical(numbers), MID if mid_turn else START,
                         points)
 
@@ -298,6 +306,60 @@ class Strike:
         if not repeats and len(set(numbers)) != len(numbers):
             raise InputError("arena numbers repeat: two dice showing the same number are taken "
                              "at once, so between throws every number shows at most once")
+
+
+class Moves(NamedTuple):
+    """Where results lead, as arrays of any shape (stocks and points by seat in a last axis):
+    the mover and the phase of the position reached, its stocks, the dice in its arena (all
+    showing different numbers) and points (None under win scoring); `winner` is the seat that
+    won where the game is over (-1 where it goes on, and only there is the rest a position)."""
+
+    mover: np.ndarray
+    stocks: np.ndarray
+    arena: np.ndarray
+    phase: np.ndarray
+    points: np.ndarray | None
+    winner: np.ndarray
+
+
+def throw_arrays(arena: Arena, thrown: int, game: Strike) -> tuple[np.ndarray, ...]:
+    """(left, taken, removed, probability) of each result of a throw under the game's model."""
+    return outcome_arrays(arena, thrown, game.hit, game.miss, game.fly_out)
+
+
+def end_turns(mover: np.ndarray, stocks: np.ndarray, arena: np.ndarray,
+              points: np.ndarray | None) -> Moves:
+    """The turn passes to the next seat still in; a mover with an empty stock is out
+    (reading 7), scoring under points scoring (reading 8); the game ends with one seat in."""
+    out = np.take_along_axis(stocks, mover[..., None], axis=-1)[..., 0] == 0
+    if points is not None:
+        going = out[..., None] & (np.arange(stocks.shape[-1]) == mover[..., None])
+        points = np.where(going, rules.points_going_out(stocks)[..., None], points)
+    winner = np.where(out, rules.winners(stocks), -1)
+    following = np.where(winner < 0, rules.next_seats(mover, stocks), -1)
+    return Moves(following, stocks, arena, np.full(mover.shape, START), points, winner)
+
+
+def throw_moves(mover: np.ndarray, stocks: np.ndarray, points: np.ndarray | None,
+                thrown: np.ndarray, left: np.ndarray, taken: np.ndarray,
+                empty_arena: str) -> Moves:
+    """Where each result (columns: the dice `left` in the arena and `taken`, from
+    `throw_arrays`) of a throw of `thrown` dice leads from each position (rows: its mover,
+    stocks, points): the thrower throws again or stops (MID) unless the turn ends."""
+    rows, results = len(mover), len(left)
+    stock = np.take_along_axis(stocks, mover[:, None], axis=1)[:, 0]
+    kept = rules.stock_after_throw(stock[:, None], thrown[:, None], taken[None, :])
+    after = np.repeat(stocks[:, None, :], results, axis=1)
+    np.put_along_axis(after, np.broadcast_to(mover[:, None, None], (rows, results, 1)),
+                      kept[..., None], axis=2)
+    movers = np.broadcast_to(mover[:, None], (rows, results))
+    arena = np.broadcast_to(left[None, :], (rows, results))
+    ends = rules.turn_ends(taken[None, :], arena, kept, empty_arena)
+    if points is not None:
+        points = np.broadcast_to(points[:, None, :], after.shape)
+    ended = end_turns(movers, after, arena, points)
+    return Moves(np.where(ends, ended.mover, movers), after, arena,
+                 np.where(ends, START, MID), ended.points, np.where(ends, ended.winner, -1))
 
 
 def placement_options(numbers: Sequence[int]) -> list[tuple[int, Arena]]:

@@ -3,7 +3,9 @@
 "Strike" section of docs/rules.md; the numbers below refer to them.
 
 Dice here are labelled as players see them: a die shows a number 1..NUMBERS or the X. Stocks are
-listed by seat, seat 0 (the eldest player, "seat 1" to users) first.
+listed by seat, seat 0 (the eldest player, "seat 1" to users) first. The rules that move the
+game on are written for arrays (one row per position: the level engine plays millions at once)
+and serve one position as well (the cyclic engine's model, the simulator, the companion).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+
+import numpy as np
 
 from solver.errors import InputError
 
@@ -54,11 +58,16 @@ def next_placer(seat: int, players: int) -> int | None:
     return seat + 1 if seat + 1 < players else None
 
 
-def dice_thrown(stock: int, arena: Sequence[int], first: bool = True) -> int:
+def thrown_dice(stock, arena_size, first=True):
     """Reading 6: the first throw of a turn into an empty arena is the whole stock (the big
     hit); any other throw is one die (reading 6b: a later throw into an arena the thrower
-    emptied, under --empty-arena continue)."""
-    return stock if first and not arena else 1
+    emptied, under --empty-arena continue). Whole numbers or arrays alike."""
+    return np.where(np.logical_and(first, np.equal(arena_size, 0)), stock, 1)
+
+
+def dice_thrown(stock: int, arena: Sequence[int], first: bool = True) -> int:
+    """`thrown_dice` for one position and its arena's dice."""
+    return int(thrown_dice(stock, len(arena), first))
 
 
 def thrown_into(arena: Sequence[int], struck: Sequence[bool], flew: Sequence[bool],
@@ -95,34 +104,49 @@ def stock_after_throw(stock: int, thrown: int, taken: int) -> int:
     return stock - thrown + taken
 
 
-def turn_ends(taken: int, left: int, stock: int, empty_arena: str = DEFAULT_EMPTY_ARENA
-              ) -> bool:
+def turn_ends(taken, left, stock, empty_arena: str = DEFAULT_EMPTY_ARENA):
     """Readings 5, 6, 6b and 7: a match ends the turn, so does an empty stock, and an empty
     arena (the big hit passes on) unless `empty_arena` is "continue"; otherwise the thrower may
-    throw again or stop."""
-    emptied = not left and empty_arena == "pass"
-    return bool(taken or emptied or not stock)
+    throw again or stop. Whole numbers (a bool) or arrays alike."""
+    emptied = (left == 0) & (empty_arena == "pass")
+    return (taken > 0) | emptied | (stock == 0)
 
 
-def still_in(stocks: Sequence[int]) -> list[int]:
-    """Reading 7: the seats still in are those with dice in stock."""
-    return [seat for seat, stock in enumerate(stocks) if stock]
+def still_in(stocks: np.ndarray) -> np.ndarray:
+    """Reading 7: the seats still in are those with dice in stock (stocks by seat in the last
+    axis)."""
+    return np.asarray(stocks) > 0
 
 
-def next_seat(mover: int, stocks: Sequence[int]) -> int:
-    """Reading 3: turns go clockwise, skipping players who are out."""
-    seat = (mover + 1) % len(stocks)
-    while not stocks[seat]:
-        seat = (seat + 1) % len(stocks)
+def next_seats(mover: np.ndarray, stocks: np.ndarray) -> np.ndarray:
+    """Reading 3: turns go clockwise, skipping players who are out (movers, and stocks by seat
+    in the last axis)."""
+    mover, stocks = np.asarray(mover), np.asarray(stocks)
+    players = stocks.shape[-1]
+    seat = (mover + 1) % players
+    for _ in range(players - 1):
+        out = np.take_along_axis(stocks, seat[..., None], axis=-1)[..., 0] == 0
+        seat = np.where(out, (seat + 1) % players, seat)
     return seat
 
 
-def winner(stocks: Sequence[int]) -> int | None:
-    """Reading 7: the last player with dice wins; None while two or more have dice."""
+def next_seat(mover: int, stocks: Sequence[int]) -> int:
+    """`next_seats` for one position."""
+    return int(next_seats(mover, stocks))
+
+
+def winners(stocks: np.ndarray) -> np.ndarray:
+    """Reading 7: the last player with dice wins; -1 while two or more have dice."""
     seats = still_in(stocks)
-    return seats[0] if len(seats) == 1 else None
+    return np.where(seats.sum(axis=-1) == 1, np.argmax(seats, axis=-1), -1)
 
 
-def points_going_out(stocks: Sequence[int]) -> int:
+def winner(stocks: Sequence[int]) -> int | None:
+    """`winners` for one position: None while two or more have dice."""
+    seat = int(winners(stocks))
+    return None if seat < 0 else seat
+
+
+def points_going_out(stocks) -> int | np.ndarray:
     """Reading 8: a player going out scores the number of players still in (after them)."""
-    return len(still_in(stocks))
+    return still_in(stocks).sum(axis=-1)

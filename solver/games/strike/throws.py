@@ -18,6 +18,8 @@ from functools import cache
 from math import comb
 from typing import NamedTuple
 
+import numpy as np
+
 from solver.games.strike.rules import FACES, LABELS, NUMBERS, settle
 
 Arena = tuple[int, ...]  # sizes of the groups of equal numbers, largest first
@@ -112,3 +114,14 @@ def throw_outcomes(arena: Arena, thrown: int, hit: Fraction, miss: Fraction,
             for (left, taken, xs), ways in _faces(kept, rolled).items():
                 total[(left, taken, xs + thrown - landed + flown)] += scale * ways
     return tuple(Outcome(*key, p) for key, p in sorted(total.items()) if p)
+
+
+@cache
+def outcome_arrays(arena: Arena, thrown: int, hit: Fraction, miss: Fraction,
+                   fly_out: Fraction = Fraction(0)) -> tuple[np.ndarray, ...]:
+    """`throw_outcomes` as arrays, for games played a million positions at a time: (left,
+    taken, removed, probability), in the same order."""
+    outcomes = throw_outcomes(arena, thrown, hit, miss, fly_out)
+    left, taken, removed = (np.array([o[i] for o in outcomes], dtype=np.int64)
+                            for i in range(3))
+    return left, taken, removed, np.array([float(o.probability) for o in outcomes])
