@@ -26,7 +26,14 @@ from solver.errors import InputError
 from solver.formatting import exact_texts, seats_text
 from solver.games.dalek import cost
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.race import ENGINES, DalekRace, RaceValues, choose_engine, solve_race
+from solver.games.dalek.race import (
+    ENGINES,
+    DalekRace,
+    Position,
+    RaceValues,
+    choose_engine,
+    solve_race,
+)
 from solver.games.dalek.rules import (
     DEFAULT_DICE,
     DEFAULT_FACES,
@@ -160,6 +167,17 @@ def _race(rules: Rules, players: int, target: int, tie_value, force: bool) -> Da
     return DalekRace(compile_turn(rules, force=force), players, target, tie_value)
 
 
+def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: int | None,
+                   target: int, tie_value, force: bool) -> tuple[DalekRace, Position]:
+    """The race a --scores position belongs to (as many players as scores), and the position
+    with `seat` (as players count them) to move, checked."""
+    players = len(scores) if players is None else players
+    if players != len(scores):
+        raise InputError(f"--scores gives {len(scores)} scores but --players is {players}")
+    race = _race(rules, players, target, tie_value, force)
+    return race, race.check_position(scores, seat - 1)
+
+
 def _solve(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
            ) -> RaceValues:
     """The race solved (read from the cache when possible), after its cost is checked."""
@@ -232,18 +250,29 @@ def turn(rules, force, exact, distribution, as_json) -> None:
 @click.option("--exact", is_flag=True, help="Exact rationals (small targets and few dice only).")
 @click.option("--head-starts", is_flag=True,
               help="Two players: seat 1's chances for each head start, and the fairest one.")
+@click.option("--scores", type=Scores(), default=None,
+              help="A position instead of the start: every player's score in seat order (e.g. "
+                   "30,42,12), with --seat to move.")
+@click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
+              help="The seat to move in the --scores position.")
 @json_option
-def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_starts,
-         as_json) -> None:
+def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_starts, scores,
+         seat, as_json) -> None:
     """Each seat's chance to win the race under optimal play (its win share: a tie for first
-    among k seats counts 1/k, or --tie-value)."""
+    among k seats counts 1/k, or --tie-value), from the start or from a --scores position (read
+    from the cache when that race was solved before)."""
     clock = time.perf_counter()
-    players = 2 if players is None else players
-    if head_starts and players != 2:
-        raise InputError(f"--head-starts is for two players, not {players}")
-    values = _solve(_race(rules, players, target, tie_value, force), exact, quiet, no_cache,
-                    force)
-    summary = dalek_report.game_summary(values)
+    if scores is None:
+        if given("seat"):
+            raise InputError("--seat is the seat to move in a --scores position: give --scores")
+        race = _race(rules, 2 if players is None else players, target, tie_value, force)
+        position = race.start()
+    else:
+        race, position = _race_position(rules, scores, seat, players, target, tie_value, force)
+    if head_starts and (race.players != 2 or scores is not None):
+        raise InputError("--head-starts is for two players from the start (no --scores)")
+    values = _solve(race, exact, quiet, no_cache, force)
+    summary = dalek_report.game_summary(values, position)
     if head_starts:
         summary["head_starts"] = dalek_report.head_starts(values)
     summary["timings"] = _timings(clock, values.cached)
@@ -254,9 +283,12 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
     rows = [(s["seat"], f"{s['p_win']:.10f}", f"{s['p_tie']:.10f}", f"{s['value']:.10f}")
             for s in summary["seats"]]
     tie = "1/k" if race.tie_value is None else summary["rules"]["tie_value_exact"]
+    where = summary["position"]
+    start = "" if where["start"] else \
+        f", from scores {','.join(map(str, where['scores']))} with seat {where['seat']} to move"
     lines = [f"Dalek Dice race to {race.target}, {race.players} players ({race.turn.rules.dice} "
              f"dice: {race.turn.rules.label}; tie rule {race.turn.rules.tie_rule}; a tie is "
-             f"worth {tie}), optimal play",
+             f"worth {tie}), optimal play{start}",
              table(["seat", "P(win alone)", "P(tie)", "win share"], rows)]
     if exact:
         lines += [f"seat {s['seat']} win share exactly {s['value_exact']}"
@@ -332,11 +364,8 @@ def best_move(rules, force, roll_text, kept_text, humans, daleks, doctors, exter
         report = dalek_report.best_move(compiled, state, rolled, exact)
         cached = False
     else:
-        players = len(scores) if players is None else players
-        if players != len(scores):
-            raise InputError(f"--scores gives {len(scores)} scores but --players is {players}")
-        race = _race(rules, players, target, tie_value, force)
-        position = race.check_position(scores, seat - 1)
+        race, position = _race_position(rules, scores, seat, players, target, tie_value,
+                                        force)
         values = _solve(race, exact, quiet, no_cache, force)
         report = dalek_report.race_best_move(values, position, state, rolled, exact)
         cached = values.cached
@@ -374,9 +403,12 @@ def _best_move_text(report: dict, state: TurnState, exact: bool, top: int) -> st
 @click.option("--out", type=OutputPath(directory=True), default=None,
               help="Folder to write, made if missing in an existing folder (default "
                    "tables/dalek_dice/turn or .../race_<N>p_<T>).")
+@click.option("--no-contrast", is_flag=True,
+              help="Race table: leave out what playing each turn for points would cost (three "
+                   "turn passes a position: most of the time for 3 or more players).")
 @json_option
 def table_command(rules, force, players, target, tie_value, quiet, no_cache, race, out,
-                  as_json) -> None:
+                  no_contrast, as_json) -> None:
     """Write a strategy table with a manifest.
 
     The turn table: every state's expected points, stop-or-roll, the best keep for every roll.
@@ -385,6 +417,8 @@ def table_command(rules, force, players, target, tie_value, quiet, no_cache, rac
     clock = time.perf_counter()
     command = command_line()
     if not (race or given("players", "target")):
+        if no_contrast:
+            raise InputError("--no-contrast is for the race table: add --players or --target")
         folder = _folder(out, "tables/dalek_dice/turn")
         compiled = compile_turn(rules, force=force)
         cost.check_turn(compiled, force, exact=1)
@@ -398,12 +432,16 @@ def table_command(rules, force, players, target, tie_value, quiet, no_cache, rac
         folder = _folder(out, f"tables/dalek_dice/race_{players}p_{target}")
         racing = _race(rules, players, target, tie_value, force)
         values = _solve(racing, False, quiet, no_cache, force)
-        cost.check_contrast(racing, len(values.index), force)
-        manifest, summary = dalek_report.write_race_tables(values, folder, command)
+        if not no_contrast:
+            cost.check_contrast(racing, len(values.index), force)
+        manifest, summary = dalek_report.write_race_tables(values, folder, command,
+                                                           not no_contrast)
         data = dalek_report.race_table_data(racing, summary)
-        text = (f"wrote {folder}: {summary['positions']} positions; points play loses win "
-                f"probability in {summary['positions_where_points_play_loses']} of them "
-                f"(largest loss {summary['largest_regret']:.4f})")
+        text = f"wrote {folder}: {summary['positions']} positions, every seat's chances"
+        if not no_contrast:
+            text += (f"; points play loses win probability in "
+                     f"{summary['positions_where_points_play_loses']} of them (largest loss "
+                     f"{summary['largest_regret']:.4f})")
         cached = values.cached
     data.update(out=str(folder), manifest=str(manifest), timings=_timings(clock, cached))
     emit(data, f"{text}\nmanifest: {manifest}", as_json)

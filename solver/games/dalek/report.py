@@ -10,7 +10,7 @@ import numpy as np
 
 from solver.faces import dice_words
 from solver.formatting import exact_text, exact_texts
-from solver.games.dalek.race import DalekRace, RaceValues, cache_key
+from solver.games.dalek.race import DalekRace, Position, RaceValues, cache_key
 from solver.games.dalek.rules import (
     DOCTOR,
     EXTERMINATE,
@@ -200,10 +200,14 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
     return write_manifest(out, files, command, parameters, summary), summary
 
 
-def game_summary(values: RaceValues) -> dict:
-    """Each seat's chances at the start of the game under optimal play."""
+def game_summary(values: RaceValues, position: Position | None = None) -> dict:
+    """Each seat's chances under optimal play from a position (the start by default)."""
     race = values.race
-    return {"rules": race_data(race), "seats": exact_texts(values.chances(race.start())),
+    position = race.start() if position is None else position
+    where = {"scores": list(position[0]), "seat": position[1] + 1,
+             "start": position == race.start()}
+    return {"rules": race_data(race), "position": where,
+            "seats": exact_texts(values.chances(position)),
             "engine": values.engine, "residual": values.residual,
             "positions": len(values.index),
             "components": values.components, "iterations": values.iterations}
@@ -267,30 +271,39 @@ def race_table_data(race: DalekRace, summary: dict) -> dict:
     return {"table": "race", "rules": race_data(race), **summary}
 
 
-def write_race_tables(values: RaceValues, out: Path, command: str) -> tuple[Path, dict]:
-    """race_positions: for every position at the start of a turn, the mover's value and
-    P(win alone) under optimal play, and what playing this one turn for expected points
-    instead (then optimally again) would cost: the policy difference in win probability."""
+def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast: bool = True
+                      ) -> tuple[Path, dict]:
+    """race_positions: for every position at the start of a turn, every seat's value (win
+    share) and P(win alone) under optimal play, the mover's again as `value` and `p_win`, and
+    (`with_contrast`) what playing this one turn for expected points instead (then optimally
+    again) would cost: the policy difference in win probability."""
     race = values.race
+    metric = race.metric
+    seats = range(race.players)
     positions = sorted(values.index, key=lambda p: (sum(p[0]), p[0], p[1]))
-    measures = contrast(values, positions)
+    measures = contrast(values, positions) if with_contrast else None
+    compared = [(repr(points_play), repr(best - points_play), repr(expected), repr(p_zero))
+                for best, points_play, expected, p_zero in measures.tolist()
+                ] if measures is not None else [()] * len(positions)
     rows = []
-    for (seat_scores, mover), (best, points_play, expected, p_zero) in zip(positions,
-                                                                           measures.tolist()):
-        p_win = float(values.values((seat_scores, mover))[race.metric.win(mover)])
-        final = int(race.final_round(seat_scores, mover))
-        rows.append((*seat_scores, mover + 1, final, repr(best), repr(p_win), repr(points_play),
-                     repr(best - points_play), repr(expected), repr(p_zero)))
-    header = [f"score_{s + 1}" for s in range(race.players)] + [
-        "mover", "final_round", "value", "p_win", "value_points_turn", "regret",
-        "expected_points", "p_zero"]
+    for (seat_scores, mover), more in zip(positions, compared):
+        row = values.values((seat_scores, mover)).tolist()
+        rows.append((*seat_scores, mover + 1, int(race.final_round(seat_scores, mover)),
+                     repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
+                     *(repr(row[metric.value(s)]) for s in seats),
+                     *(repr(row[metric.win(s)]) for s in seats), *more))
+    header = [f"score_{s + 1}" for s in seats] + ["mover", "final_round", "value", "p_win"] + [
+        f"value_{s + 1}" for s in seats] + [f"p_win_{s + 1}" for s in seats]
+    if with_contrast:
+        header += ["value_points_turn", "regret", "expected_points", "p_zero"]
     files = write_table(out, "race_positions", header, rows)
-    regrets = measures[:, 0] - measures[:, 1]
     summary = {"positions": len(rows), "residual": values.residual,
-               "value_first_seat": float(values.values(race.start())[race.metric.value(0)]),
-               "positions_where_points_play_loses": int(np.sum(regrets > 1e-9)),
-               "largest_regret": float(regrets.max()) if len(rows) else 0.0,
-               "mean_regret": float(regrets.mean()) if len(rows) else 0.0}
-    parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race).items()
-                                          if k != "game"}}
+               "value_first_seat": float(values.values(race.start())[metric.value(0)])}
+    if measures is not None:
+        regrets = measures[:, 0] - measures[:, 1]
+        summary.update(positions_where_points_play_loses=int(np.sum(regrets > 1e-9)),
+                       largest_regret=float(regrets.max()) if len(rows) else 0.0,
+                       mean_regret=float(regrets.mean()) if len(rows) else 0.0)
+    parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race, values.engine)
+                                          .items() if k != "game"}}
     return write_manifest(out, files, command, parameters, summary), summary
