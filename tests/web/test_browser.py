@@ -122,3 +122,20 @@ def test_bad_input_shows_the_one_line_error(server: str, browser) -> None:
     tap(browser, "#strike-ask")
     WebDriverWait(browser, 30).until(lambda d: d.find_element(By.ID, "error").text)
     assert "arena numbers are 1 to 5" in browser.find_element(By.ID, "error").text
+
+
+def test_a_strike_position_gets_the_command_lines_verdict(server: str, browser) -> None:
+    """The arena typed as players say it (245), the stocks, "I have thrown": the page shows
+    strike best-move's verdict."""
+    browser.set_window_size(*PHONE)
+    browser.get(server)
+    tap(browser, '.tab[data-panel="strike"]')
+    browser.find_element(By.ID, "strike-arena").send_keys("245")
+    browser.find_element(By.ID, "strike-stocks").send_keys("3,6")
+    tap(browser, "#strike-mid")
+    tap(browser, "#strike-ask")
+    answer(browser)
+    expected = json.loads(CliRunner().invoke(
+        cli, ["strike", "best-move", "--arena", "2 4 5", "--stocks", "3,6", "--mid-turn",
+              "--json"]).stdout)
+    assert browser.find_element(By.ID, "verdict").text == expected["verdict"]
