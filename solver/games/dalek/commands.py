@@ -178,8 +178,8 @@ def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: in
     return race, race.check_position(scores, seat - 1)
 
 
-def _solve(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
-           ) -> RaceValues:
+def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
+            ) -> RaceValues:
     """The race solved (read from the cache when possible), after its cost is checked."""
     settings = click.get_current_context().meta
     checkpoint = settings.get("dalek.checkpoint")
@@ -271,7 +271,7 @@ def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_
         race, position = _race_position(rules, scores, seat, players, target, tie_value, force)
     if head_starts and (race.players != 2 or scores is not None):
         raise InputError("--head-starts is for two players from the start (no --scores)")
-    values = _solve(race, exact, quiet, no_cache, force)
+    values = solved(race, exact, quiet, no_cache, force)
     summary = dalek_report.game_summary(values, position)
     if head_starts:
         summary["head_starts"] = dalek_report.head_starts(values)
@@ -366,7 +366,7 @@ def best_move(rules, force, roll_text, kept_text, humans, daleks, doctors, exter
     else:
         race, position = _race_position(rules, scores, seat, players, target, tie_value,
                                         force)
-        values = _solve(race, exact, quiet, no_cache, force)
+        values = solved(race, exact, quiet, no_cache, force)
         report = dalek_report.race_best_move(values, position, state, rolled, exact)
         cached = values.cached
     report["timings"] = _timings(clock, cached)
@@ -431,7 +431,7 @@ def table_command(rules, force, players, target, tie_value, quiet, no_cache, rac
         players = 2 if players is None else players
         folder = _folder(out, f"tables/dalek_dice/race_{players}p_{target}")
         racing = _race(rules, players, target, tie_value, force)
-        values = _solve(racing, False, quiet, no_cache, force)
+        values = solved(racing, False, quiet, no_cache, force)
         if not no_contrast:
             cost.check_contrast(racing, len(values.index), force)
         manifest, summary = dalek_report.write_race_tables(values, folder, command,
@@ -483,7 +483,7 @@ def plot(rules, force, players, target, tie_value, quiet, no_cache, out, as_json
         raise InputError(f"the plot is drawn for two players, not {players}")
     pyplot()  # matplotlib is there, before the solve
     race = _race(rules, 2, target, tie_value, force)
-    values = _solve(race, False, quiet, no_cache, force)
+    values = solved(race, False, quiet, no_cache, force)
     cost.check_contrast(race, target * target, force)
     path = plot_race(values, Path(out))
     data = {"rules": dalek_report.race_data(race), "out": str(path),

@@ -145,6 +145,14 @@ def race_positions(race) -> tuple[int, int]:
     return before, final
 
 
+def solve_cost(race, exact: bool, engine: str) -> tuple[float, float]:
+    """(seconds, bytes) a solve of the race on `engine` (race.ENGINES, resolved) would take."""
+    if engine == "levels":
+        from solver.games.dalek.levels import estimate
+        return estimate(race)
+    return race_cost(race, exact)
+
+
 def race_cost(race, exact: bool) -> tuple[float, float]:
     """(seconds, bytes) one solve of the race is estimated to take."""
     before, final = race_positions(race)

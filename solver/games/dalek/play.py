@@ -23,13 +23,13 @@ from pathlib import Path
 
 import click
 
-from solver.commands import OutputPath, Progress
+from solver.commands import OutputPath
 from solver.errors import InputError
 from solver.faces import dice_words
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.commands import rules_options
-from solver.games.dalek.cost import race_cost
-from solver.games.dalek.race import DalekRace, RaceValues, cache_key, solve_race
+from solver.games.dalek.commands import rules_options, solved
+from solver.games.dalek.cost import solve_cost
+from solver.games.dalek.race import DalekRace, RaceValues, cache_key, choose_engine
 from solver.games.dalek.rules import (
     DEFAULT_TARGET,
     EXTERMINATE,
@@ -292,21 +292,18 @@ def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
     from solver import cache
 
     name = f"the {race.players}-player race to {race.target}"
-    seconds, memory = race_cost(race, False)
+    engine = choose_engine(race, False)
+    seconds, memory = solve_cost(race, False, engine)
     cheap = seconds <= min(CHEAP, budget()) and memory <= memory_limit()
-    cached = solve is not False and cache.load(cache_key(race)) is not None
+    cached = solve is not False and cache.load(cache_key(race, engine)) is not None
     if not (cached or solve or (solve is None and cheap)):
         why = " (--points)." if solve is False else \
             f": {name} is not solved yet (about {_duration(seconds)}; --race solves it first)."
         return None, f"The advice plays for expected points{why}"
-    progress = Progress(f"solving {name}", quiet)
     if not (cached or quiet):
         click.echo(f"Solving {name} (estimated {_duration(seconds)}; cached afterwards)...",
                    err=True)
-    try:
-        values = solve_race(race, progress=progress, force=force)
-    finally:
-        progress.close()
+    values = solved(race, False, quiet, False, force)
     return values, "The advice plays for the win (win chances: each seat's share of the win)."
 
 
