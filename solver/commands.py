@@ -12,8 +12,8 @@ import click
 
 from solver.formatting import exact_text, table
 
-__all__ = ["FractionType", "InputPath", "OutputPath", "Progress", "command_line", "emit",
-           "exact_text", "json_option", "table"]
+__all__ = ["ENGINES", "FractionType", "InputPath", "OutputPath", "Progress", "command_line",
+           "emit", "engine_options", "exact_text", "json_option", "solving", "table"]
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 
@@ -122,3 +122,46 @@ class Progress:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar = None
+
+
+ENGINES = ("auto", "cyclic", "levels")
+
+
+def engine_options(game: str, auto: str) -> list:
+    """--engine and --checkpoint for a game both engines solve (`auto` says what auto picks).
+    They are read where the game is solved (`solving`), not by every command that solves one."""
+
+    def remember(ctx: click.Context, param: click.Parameter, value):
+        ctx.meta[f"{game}.{param.name}"] = value
+        return value
+
+    return [
+        click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
+                     expose_value=False, callback=remember,
+                     help=f"How to solve: cyclic (networkx graph; exact rationals), levels "
+                          f"(dense, level by level, float64; resumes from --checkpoint), auto "
+                          f"({auto})."),
+        click.option("--checkpoint", type=OutputPath(directory=True), default=None,
+                     expose_value=False, callback=remember,
+                     help="Folder for the level engine's finished levels (made if missing): "
+                          "the same command run again resumes after the last one."),
+    ]
+
+
+def solving(game: str, exact: bool, levels_by_default: bool) -> tuple[str, str | None]:
+    """(engine, checkpoint folder or None) the command line asks for, `auto` resolved (the
+    level engine where `levels_by_default` and not --exact); a request no engine can serve is
+    refused in one line."""
+    from solver.errors import InputError
+
+    settings = click.get_current_context().meta
+    engine = settings.get(f"{game}.engine", "auto")
+    checkpoint = settings.get(f"{game}.checkpoint")
+    if engine == "auto":
+        engine = "levels" if levels_by_default and not exact else "cyclic"
+    if engine == "levels" and exact:
+        raise InputError("--engine levels solves in float64 only: drop --exact, or use "
+                         "--engine cyclic for exact rationals")
+    if checkpoint is not None and engine != "levels":
+        raise InputError("--checkpoint is for the level engine: add --engine levels")
+    return engine, checkpoint

@@ -43,6 +43,10 @@ from solver.limits import _duration
 
 TILE = 16  # columns per turn pass: node values of a tile fit a core's share of the cache
 CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
+DIRECT = 2000  # option games: systems up to this many members are solved direct, others swept
+SWEPT = 1e-15  # a sweep that moves no value by more than this ends them (the error is a few times
+# it: a sweep shrinks it by about the chance to stay in the level, below 5/6 in Strike)
+MAX_SWEEPS = 100_000
 REACHABLE, SOLVED = 1, 2  # bits of a position's state
 
 
@@ -301,6 +305,7 @@ class LevelStats:
     residual: float = 0.0  # the largest Bellman residual left
     backward: int = 0  # turn passes (columns): backward
     forward: int = 0  # and forward
+    sweeps: int = 0  # Gauss-Seidel sweeps of large systems (option games)
     seconds: float = 0.0
 
     def add(self, other: LevelStats) -> None:
@@ -310,6 +315,7 @@ class LevelStats:
         self.residual = max(self.residual, other.residual)
         self.backward += other.backward
         self.forward += other.forward
+        self.sweeps += other.sweeps
         self.seconds += other.seconds
 
 
@@ -669,7 +675,10 @@ class _OptionChunk(_Chunk):
     """Members of a game of explicit options (`Edges`): a policy is the option each member
     plays, a response the first option within FLOAT_TIE of the best (as `local.Choices` picks
     it). Components can be large (Strike's dice move between stocks and the arena without
-    leaving the level), so their systems are solved sparse."""
+    leaving the level, so a level is nearly one component): small systems are solved sparse
+    and direct, large ones by Gauss-Seidel sweeps from the values they hold (the fill-in of a
+    direct solve grows too fast; every policy leaves the level with some probability within
+    two moves, so the sweeps contract)."""
 
     def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
         super().__init__(solver, positions, labels)
@@ -734,13 +743,45 @@ class _OptionChunk(_Chunk):
         rhs = np.column_stack([np.bincount(place[row[out]], terms[:, m], minlength=count)
                                for m in range(metrics)])
         loop = ~out & (probability != 0)
-        if loop.any():
+        if not loop.any():
+            values = rhs
+        elif count <= DIRECT:
             matrix = sp.identity(count, format="csc") - sp.csc_matrix(
                 (probability[loop], (place[row[loop]], place[target[loop]])),
                 shape=(count, count))
-            rhs = spla.spsolve(matrix, rhs).reshape(count, metrics)
-        self.solver.values[:, self.positions[members]] = rhs.T
+            values = spla.spsolve(matrix, rhs).reshape(count, metrics)
+        else:  # edges are in row order: the CSR layout at once
+            start = np.concatenate([[0], np.cumsum(np.bincount(place[row[loop]],
+                                                                minlength=count))])
+            values = np.ascontiguousarray(self.solver.values[:, self.positions[members]].T)
+            self.stats.sweeps += _sweeps(start, place[target[loop]], probability[loop],
+                                         np.ascontiguousarray(rhs), values, SWEPT, MAX_SWEEPS)
+        self.solver.values[:, self.positions[members]] = values.T
         self.stats.forward += count
+
+
+@njit(cache=True, nogil=True)
+def _sweeps(start, index, weight, rhs, values, tolerance, most):
+    """Gauss-Seidel on x = A x + rhs (A in CSR: start, index, weight; a row per member, a
+    column per metric), in place from `values`, until no value moves by more than `tolerance`
+    in a sweep (or `most` sweeps); how many sweeps it took."""
+    rows, metrics = rhs.shape
+    sums = np.empty(metrics)
+    for sweep in range(most):
+        change = 0.0
+        for i in range(rows):
+            for m in range(metrics):
+                sums[m] = rhs[i, m]
+            for e in range(start[i], start[i + 1]):
+                j, w = index[e], weight[e]
+                for m in range(metrics):
+                    sums[m] += w * values[j, m]
+            for m in range(metrics):
+                change = max(change, abs(sums[m] - values[i, m]))
+                values[i, m] = sums[m]
+        if change <= tolerance:
+            return sweep + 1
+    return most
 
 
 # ---- progress ----------------------------------------------------------------------------------

@@ -15,14 +15,16 @@ from solver.commands import (
     Progress,
     command_line,
     emit,
+    engine_options,
     exact_text,
     json_option,
+    solving,
     table,
 )
 from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike import report as strike_report
-from solver.games.strike.cost import check_solves
+from solver.games.strike.cost import check_solves, positions
 from solver.games.strike.model import Strike
 from solver.games.strike.rules import (
     DEFAULT_EDITION,
@@ -40,6 +42,7 @@ from solver.games.strike.rules import (
 from solver.games.strike.typed import read_dice
 
 TEXT_TOP = 8  # options best-move lists in text
+LEVELS_BY_DEFAULT = 20_000  # positions (cost.positions) above which game takes the level engine
 MAX_DICE = max(EDITIONS) // min(PLAYERS)  # the most dice a player can have: 15 of 31
 SEATS = click.IntRange(min(PLAYERS), max(PLAYERS))
 WHOLE = re.compile(r"[0-9]{1,9}")  # a number of --arena or --stocks
@@ -162,17 +165,39 @@ def strike() -> None:
     """Strike: throw dice into the arena, take the pairs, the last player with dice wins."""
 
 
+def _engine_options(command):
+    """--engine and --checkpoint (solver/commands.py), as dalek has them."""
+    return add_options(command, engine_options(
+        "strike", f"levels above {LEVELS_BY_DEFAULT:,} positions unless --exact, else cyclic"))
+
+
+def _solve_game(rules: Strike, exact: bool, quiet: bool, force: bool):
+    """The whole game solved on the engine the command line asks for (and its name)."""
+    from solver.games.strike import levels
+
+    engine, checkpoint = solving("strike", exact, positions(rules) > LEVELS_BY_DEFAULT)
+    if engine == "cyclic":
+        return solve_checked(rules, rules.start(), exact, quiet, force), engine
+    from solver.engine.levels import StatusLines
+
+    levels.check(rules, force)
+    progress = StatusLines(f"solving {rules.players}-player Strike", quiet)
+    return levels.solve_levels(rules, checkpoint, progress), engine
+
+
 @strike.command()
 @click.option("--players", type=SEATS, default=2, show_default=True,
               help="2 to 5.")
 @model_options
 @solve_options
+@_engine_options
 @json_option
 def game(players, edition, dice, exact, quiet, force, as_json, **model) -> None:
     """Each seat's value at the start, after optimal placements, under optimal play."""
     rules = game_of(players, edition, dice, **model)
-    solution = solve_checked(rules, rules.start(), exact, quiet, force)
+    solution, engine = _solve_game(rules, exact, quiet, force)
     summary = strike_report.game_summary(rules, solution, exact, int(edition))
+    summary["engine"] = engine
     placed = []
     for p in summary["placements"]:
         why = "" if not p["choices_differ"] else (
@@ -181,7 +206,8 @@ def game(players, edition, dice, exact, quiet, force, as_json, **model) -> None:
     lines = [_model_text(rules, edition), "setup: " + "; ".join(placed),
              _seat_rows(summary["seats"], exact, rules.scoring),
              f"{summary['positions']} positions, {summary['components']} components, "
-             f"residual {summary['residual']:.2e}, {summary['timings']['total']:.1f} s"]
+             f"residual {summary['residual']:.2e}, {engine} engine, "
+             f"{summary['timings']['total']:.1f} s"]
     emit(summary, "\n".join(lines), as_json)
 
 

@@ -48,6 +48,14 @@ from solver.games.strike.model import (
 from solver.games.strike.rules import NUMBERS
 
 PHASES = 2  # START and MID, outside the setup level
+# What a solve costs per number of the numbering (reachable or not: 60-65% are): 5 players with
+# 4 dice each, 1,914,358 numbers, took 108 s and 670 MB peak on 2 cores at load 11
+# (`python benchmarks/bench_levels.py --strike`), so the time errs long on a quiet machine; the
+# memory beyond the values is the interpreter and its libraries (about 300 MB), the state byte,
+# the reachability sweep's flags and a level's edges.
+SECONDS_PER_NUMBER = 60e-6
+FIXED_BYTES = 400e6
+BYTES_PER_NUMBER = 200
 
 
 class LevelStrike:
@@ -348,6 +356,22 @@ class LevelSolution:
         return np.array([self.game.terminals()[-1 - t, metric] if t < 0 else
                          self.table[metric, t] for t in
                          (self.game.target(s) for s in self.game.game.successors(position))])
+
+
+def estimate(game: Strike) -> tuple[float, float]:
+    """(seconds, bytes) a level solve of this game would take, from its numbering's size."""
+    numbered = LevelStrike(game)
+    return (numbered.size * SECONDS_PER_NUMBER,
+            FIXED_BYTES + numbered.size * (8 * numbered.metrics + BYTES_PER_NUMBER))
+
+
+def check(game: Strike, force: bool = False) -> None:
+    """Refuse (one line) a level solve above the time budget (unless forced) or the memory."""
+    from solver import limits
+
+    seconds, memory = estimate(game)
+    limits.check(f"solving {game.players}-player Strike with {game.dice} dice each", seconds,
+                 memory, force)
 
 
 def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=None
