@@ -1,10 +1,11 @@
 """Solved tables on disk, so a second query is instant.
 
 One directory ($DICE_SOLVER_CACHE, else ~/.cache/dice-solver). An entry is a .npz of plain arrays
-(loaded with allow_pickle=False) beside a JSON record of the exact key it answers and the SHA-256
-of the .npz. Both are written atomically; an entry whose record, key or hash does not match is
-treated as missing and rewritten. A cache that cannot be read or written never breaks a command:
-it says so once on stderr and the command goes on without it.
+(loaded with allow_pickle=False), or a JSON value for a small answer, beside a JSON record of the
+exact key it answers and the SHA-256 of the data. Both are written atomically; an entry whose
+record, key or hash does not match is treated as missing and rewritten. A cache that cannot be
+read or written never breaks a command: it says so once on stderr and the command goes on
+without it.
 """
 
 from __future__ import annotations
@@ -50,39 +51,35 @@ def _unusable(error: OSError) -> None:
               "without it (set DICE_SOLVER_CACHE to a writable directory)", file=sys.stderr)
 
 
-def _paths(key: dict) -> tuple[dict, Path, Path]:
+def _paths(key: dict, suffix: str) -> tuple[dict, Path, Path]:
     record = {"format": FORMAT, **key}
     text = json.dumps(record, sort_keys=True)
     name = f"{key.get('game', 'solve')}-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
-    return record, directory() / f"{name}.npz", directory() / f"{name}.json"
+    return record, directory() / f"{name}{suffix}", directory() / f"{name}.json"
 
 
-def load(key: dict) -> dict[str, np.ndarray] | None:
-    """The arrays stored for exactly this key, or None (absent, or corrupt and so ignored)."""
-    record, data_path, meta_path = _paths(key)
+def _read(key: dict, suffix: str) -> bytes | None:
+    """The stored bytes for exactly this key, once their record vouches for them, or None."""
+    record, data_path, meta_path = _paths(key, suffix)
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         data = data_path.read_bytes()
-        if meta.get("key") != record or meta.get("sha256") != hashlib.sha256(data).hexdigest():
-            return None
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            return {name: arrays[name] for name in arrays.files}
     except FileNotFoundError:
         return None
     except NotADirectoryError as error:  # the cache path runs through a file
         _unusable(error)
         return None
-    except (OSError, ValueError, KeyError, UnicodeDecodeError):  # unreadable or corrupt entry
+    except (OSError, ValueError, UnicodeDecodeError):  # unreadable or corrupt record
         return None
+    if meta.get("key") != record or meta.get("sha256") != hashlib.sha256(data).hexdigest():
+        return None
+    return data
 
 
-def store(key: dict, arrays: dict[str, np.ndarray], compress: bool = True) -> Path | None:
-    """Write the arrays for this key (data first, then the record that vouches for it), or
-    None where the cache cannot be written. Uncompressed entries are larger but load faster."""
-    record, data_path, meta_path = _paths(key)
-    buffer = io.BytesIO()
-    (np.savez_compressed if compress else np.savez)(buffer, **arrays)
-    data = buffer.getvalue()
+def _write(key: dict, data: bytes, suffix: str) -> Path | None:
+    """Write the data for this key (data first, then the record that vouches for it), or None
+    where the cache cannot be written."""
+    record, data_path, meta_path = _paths(key, suffix)
     meta = {"key": record, "sha256": hashlib.sha256(data).hexdigest()}
     try:
         data_path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,3 +89,38 @@ def store(key: dict, arrays: dict[str, np.ndarray], compress: bool = True) -> Pa
         _unusable(error)
         return None
     return data_path
+
+
+def load(key: dict) -> dict[str, np.ndarray] | None:
+    """The arrays stored for exactly this key, or None (absent, or corrupt and so ignored)."""
+    data = _read(key, ".npz")
+    if data is None:
+        return None
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            return {name: arrays[name] for name in arrays.files}
+    except (OSError, ValueError, KeyError):  # a corrupt archive
+        return None
+
+
+def store(key: dict, arrays: dict[str, np.ndarray], compress: bool = True) -> Path | None:
+    """Write the arrays for this key, or None where the cache cannot be written. Uncompressed
+    entries are larger but load faster."""
+    buffer = io.BytesIO()
+    (np.savez_compressed if compress else np.savez)(buffer, **arrays)
+    return _write(key, buffer.getvalue(), ".npz")
+
+
+def load_json(key: dict) -> object | None:
+    """The JSON value stored for exactly this key, or None: a small answer read back without
+    NumPy's archive reader (floats come back bit for bit: JSON writes their shortest repr)."""
+    data = _read(key, ".data.json")
+    try:
+        return None if data is None else json.loads(data)
+    except ValueError:
+        return None
+
+
+def store_json(key: dict, value: object) -> Path | None:
+    """Write a JSON value for this key, or None where the cache cannot be written."""
+    return _write(key, json.dumps(value).encode(), ".data.json")

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.faces import dice_words
 from solver.formatting import exact_text, exact_texts
-from solver.games.dalek.race import DalekRace, Position, RaceValues, cache_key
 from solver.games.dalek.rules import (
     DOCTOR,
     EXTERMINATE,
@@ -25,11 +25,15 @@ from solver.games.dalek.turn import (
     ROLL,
     STOP,
     CompiledTurn,
-    points_utility,
+    PointsValues,
+    StateNodes,
     position_options,
     solve_points,
 )
 from solver.tables import write_manifest, write_table
+
+if TYPE_CHECKING:  # the race (and its engine) is imported where a race is answered
+    from solver.games.dalek.race import DalekRace, Position, RaceValues
 
 
 def rules_data(rules: Rules) -> dict:
@@ -66,13 +70,15 @@ def turn_summary(turn: CompiledTurn, exact: bool, distribution: bool) -> dict:
     return summary
 
 
-def best_move(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...], exact: bool) -> dict:
-    """`best_move_for` with expected points as the utility."""
-    utility = points_utility(turn)
-    report = best_move_for(turn, state, rolled, [float(u) for u in utility],
-                           utility if exact else None)
-    return {"verdict": verdict(turn.rules, state, report, race=False),
-            "rules": rules_data(turn.rules), "objective": "expected points", **report}
+def best_move(turn: CompiledTurn | PointsValues, state: TurnState, rolled: tuple[int, ...],
+              exact: bool) -> dict:
+    """The options for a roll valued by expected points, read from the points values (cached
+    ones, or read off a compiled turn)."""
+    values = turn if isinstance(turn, PointsValues) else PointsValues.of(turn, exact)
+    report = options_report(values, state, rolled, values.value,
+                            values.exact_value if exact else None)
+    return {"verdict": verdict(values.rules, state, report, race=False),
+            "rules": rules_data(values.rules), "objective": "expected points", **report}
 
 
 def verdict(rules: Rules, state: TurnState, report: dict, race: bool) -> str:
@@ -114,19 +120,28 @@ def verdict(rules: Rules, state: TurnState, report: dict, race: bool) -> str:
 def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
                   utility: Sequence[float], exact_utility: Sequence[Fraction] | None = None
                   ) -> dict:
-    """Every option for a roll with its value under a utility of the final turn score (expected
-    points, or the win probability each score leads to) and its regret, best first; ties keep
-    the solver's canonical order. With `exact_utility`, exact values decide the order."""
-    rules, graph = turn.rules, turn.graph
-    floats = graph.values(np.asarray(utility, dtype=np.float64))
-    exact = None if exact_utility is None else graph.solve_exact(exact_utility)
+    """`options_report` under a utility of the final turn score (the win probability each
+    score leads to, say), valued over the whole turn graph."""
+    floats = turn.graph.values(np.asarray(utility, dtype=np.float64))
+    exact = None if exact_utility is None else turn.graph.solve_exact(exact_utility)
+    return options_report(turn, state, rolled, lambda node: float(floats[node]),
+                          None if exact is None else exact.value)
+
+
+def options_report(turn: StateNodes, state: TurnState, rolled: tuple[int, ...],
+                   value: Callable[[int], float],
+                   exact_value: Callable[[int], Fraction] | None = None) -> dict:
+    """Every option for a roll with its value (`value` of the graph node that values it:
+    expected points, or the win probability) and its regret, best first; ties keep the
+    solver's canonical order. With `exact_value`, exact values decide the order."""
+    rules = turn.rules
     opts = position_options(turn, state, rolled)
     doctor, exterminate = rules.set_aside_dice(rolled)
     rows = []
     for index, option in enumerate(opts):
         row = {"keep": face_list(rules, option.keep), "action": option.action,
-               "value": float(floats[option.node])}
-        order = exact.value(option.node) if exact else row["value"]
+               "value": value(option.node)}
+        order = exact_value(option.node) if exact_value else row["value"]
         rows.append((-order, index, row, order))
     rows.sort(key=lambda r: r[:2])
     report: dict = {"position": {**dict(zip(FIELDS, state.fields)), "scores": None,
@@ -135,18 +150,18 @@ def best_move_for(turn: CompiledTurn, state: TurnState, rolled: tuple[int, ...],
                     "set_aside": [DOCTOR] * int(doctor) + [EXTERMINATE] * int(exterminate),
                     "doctor_intervenes": not opts, "best": None,
                     "options": [r[2] for r in rows]}
-    if not rows:  # the third Doctor: the turn scores 0
-        report["value"] = float(utility[0])
-        if exact:
-            report["value_exact"] = exact_text(Fraction(exact_utility[0]))
+    if not rows:  # the third Doctor: the turn scores 0 (result 0 is node 0)
+        report["value"] = value(0)
+        if exact_value:
+            report["value_exact"] = exact_text(exact_value(0))
         return report
     report["value"] = rows[0][2]["value"]
     for _, _, row, order in rows:
         row["regret"] = report["value"] - row["value"]
-        if exact:
+        if exact_value:
             row["value_exact"] = exact_text(order)
             row["regret_exact"] = exact_text(rows[0][3] - order)
-    if exact:
+    if exact_value:
         report["value_exact"] = exact_text(rows[0][3])
     report["best"] = rows[0][2]
     return report
@@ -304,6 +319,8 @@ def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast
         summary.update(positions_where_points_play_loses=int(np.sum(regrets > 1e-9)),
                        largest_regret=float(regrets.max()) if len(rows) else 0.0,
                        mean_regret=float(regrets.mean()) if len(rows) else 0.0)
+    from solver.games.dalek.race import cache_key
+
     parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race, values.engine)
                                           .items() if k != "game"}}
     return write_manifest(out, files, command, parameters, summary), summary

@@ -18,6 +18,7 @@ import numpy as np
 from solver.dice import roll
 from solver.engine.turn import ExactSolution, FloatSolution, TurnGraph
 from solver.errors import InputError
+from solver.formatting import exact_text
 from solver.games.dalek.rules import (
     DALEKS,
     DOCTORS,
@@ -85,8 +86,26 @@ class Layer:
     code: np.ndarray  # (states, rolls): keep code forced before that node (single options)
 
 
+class StateNodes:
+    """What `position_options` asks of a turn: the chance node (a roll from there) of every
+    reachable state before a roll, by the state's key."""
+
+    rules: Rules
+    codec: StateCodec
+    chance: dict[int, int]  # state key -> chance node
+
+    def key(self, state: TurnState) -> int:
+        return int(self.codec.encode(np.array([state.fields]))[0])
+
+    def chance_node(self, state: TurnState) -> int:
+        node = self.chance.get(self.key(state))
+        if node is None:
+            raise InputError(f"no turn reaches this position ({state})")
+        return node
+
+
 @dataclass
-class CompiledTurn:
+class CompiledTurn(StateNodes):
     """The turn graph plus the maps from game states to its nodes.
 
     A keep decision is a chain of choices, one per keepable face in die order (how many H4 to
@@ -104,9 +123,6 @@ class CompiledTurn:
     chance: dict[int, int] = field(default_factory=dict)  # state key -> chance node
     decide: dict[int, int] = field(default_factory=dict)  # state key -> stop/roll node
 
-    def key(self, state: TurnState) -> int:
-        return int(self.codec.encode(np.array([state.fields]))[0])
-
     @property
     def states(self) -> list[TurnState]:
         """Every reachable state before a roll, sorted."""
@@ -118,12 +134,6 @@ class CompiledTurn:
         if score is not None:
             return score
         node = self.decide.get(self.key(state))
-        if node is None:
-            raise InputError(f"no turn reaches this position ({state})")
-        return node
-
-    def chance_node(self, state: TurnState) -> int:
-        node = self.chance.get(self.key(state))
         if node is None:
             raise InputError(f"no turn reaches this position ({state})")
         return node
@@ -208,9 +218,7 @@ def compile_turn(rules: Rules, use_cache: bool = True, force: bool = False) -> C
     from solver import cache
     from solver.games.dalek.cost import check_build
 
-    key = {"game": "dalek_turn", "faces": list(rules.die.faces),
-           "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
-           "code": _code_hash()}
+    key = turn_key(rules)
     stored = cache.load(key) if use_cache else None
     if stored is not None:
         return _from_arrays(rules, stored)
@@ -222,12 +230,15 @@ def compile_turn(rules: Rules, use_cache: bool = True, force: bool = False) -> C
     return turn
 
 
-def _code_hash() -> str:
-    """A hash of the source that builds turn graphs: a cached graph never outlives a change."""
+def turn_key(rules: Rules) -> dict:
+    """The cache key of the turn graph of these rules: the rules and a hash of the source that
+    builds turn graphs (a cached graph never outlives a change)."""
     from solver import cache
 
-    return cache.code_hash("solver.dice", "solver.engine.turn", "solver.games.dalek.rules",
-                           __name__)
+    return {"game": "dalek_turn", "faces": list(rules.die.faces),
+            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
+            "code": cache.code_hash("solver.dice", "solver.engine.turn",
+                                    "solver.games.dalek.rules", __name__)}
 
 
 def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
@@ -446,6 +457,54 @@ def solve_points(turn: CompiledTurn, exact: bool = False) -> PointsSolution:
     if exact:
         solution.exact = turn.graph.solve_exact(utility, root=turn.root)
     return solution
+
+
+@dataclass
+class PointsValues(StateNodes):
+    """The values a best move for expected points reads, without the graph: each state's
+    chance node and its points-optimal value (float, and exact when asked). Results are worth
+    their score. Small enough to cache as JSON, so a cached best move starts at once."""
+
+    rules: Rules
+    codec: StateCodec
+    chance: dict[int, int]
+    n_results: int
+    floats: dict[int, float]  # chance node -> value
+    exact: dict[int, str] | None = None  # chance node -> exact value as "p/q", read when asked
+
+    @classmethod
+    def of(cls, turn: CompiledTurn, exact: bool) -> PointsValues:
+        """Read off the turn: the float pass best moves always used (NumPy only, no numba) and,
+        with `exact`, the exact pass."""
+        utility = points_utility(turn)
+        floats = turn.graph.values([float(u) for u in utility])
+        nodes = list(turn.chance.values())
+        solution = turn.graph.solve_exact(utility) if exact else None
+        return cls(turn.rules, turn.codec, dict(turn.chance), turn.graph.n_results,
+                   dict(zip(nodes, floats[nodes].tolist())),
+                   None if solution is None else {n: exact_text(solution.value(n))
+                                                  for n in nodes})
+
+    def value(self, node: int) -> float:
+        return float(node) if node < self.n_results else self.floats[node]
+
+    def exact_value(self, node: int) -> Fraction:
+        if self.exact is None:
+            raise ValueError("read without exact values")
+        return Fraction(node) if node < self.n_results else Fraction(self.exact[node])
+
+    def to_json(self) -> dict:
+        nodes = list(self.chance.values())
+        return {"n_results": self.n_results, "keys": list(self.chance), "nodes": nodes,
+                "floats": [self.floats[n] for n in nodes],
+                "exact": None if self.exact is None else [self.exact[n] for n in nodes]}
+
+    @classmethod
+    def from_json(cls, rules: Rules, data: dict) -> PointsValues:
+        nodes = data["nodes"]
+        exact = None if data["exact"] is None else dict(zip(nodes, data["exact"]))
+        return cls(rules, StateCodec.for_rules(rules), dict(zip(data["keys"], nodes)),
+                   data["n_results"], dict(zip(nodes, data["floats"])), exact)
 
 
 def place(rules: Rules, state: TurnState, rolled: tuple[int, ...], keep: tuple[int, ...]
