@@ -39,9 +39,10 @@ class Local(Protocol):
     n_results: int
     batch: int  # how many utility vectors one call to `respond` may take
 
-    def respond(self, utilities: np.ndarray) -> Response:
+    def respond(self, utilities: np.ndarray, secondary: np.ndarray | None = None) -> Response:
         """Best responses to a batch of utility vectors (batch, results): their values at once,
-        their result distributions when asked. Ties go to the first best option."""
+        their result distributions when asked. Ties go to the option best for `secondary`
+        (a utility vector per row, when given), then to the first."""
 
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
         """The exact best value and result distribution for one utility vector (same ties)."""
@@ -80,6 +81,8 @@ class CyclicGame(Protocol):
 
     # Optional: `similar(position)` yields positions, solved earlier, whose values are a good
     # first guess for this one's (a neighbouring score, say). It only affects speed.
+    # Optional: `tie_metric(position)`, a metric the mover's ties are broken by (the highest
+    # wins; None: the first option), consulted only among options equal for the objective.
 
 
 @dataclass
@@ -95,6 +98,7 @@ class GameGraph:
     successors: list[np.ndarray]  # position -> table row of each result
     objective: np.ndarray  # position -> metric maximised by its mover
     terminals: list[tuple]  # exact terminal payoffs
+    tie_metric: np.ndarray | None = None  # position -> metric its mover's ties go by
 
     @property
     def size(self) -> int:
@@ -106,7 +110,8 @@ def explore(game: CyclicGame, start: Hashable) -> GameGraph:
     positions, index = [start], {start: 0}
     locals_: list[Local] = []
     local_ids: dict[int, int] = {}
-    local_of, raw_successors, objective, progress = [], [], [], []
+    local_of, raw_successors, objective, progress, tie = [], [], [], [], []
+    tie_metric = getattr(game, "tie_metric", None)
     terminal_ids: dict[int, int] = {}  # id(Terminal) -> terminal number
     terminals: list[Terminal] = []  # keeps every Terminal alive, so ids stay unique
     queue = deque([start])
@@ -117,6 +122,7 @@ def explore(game: CyclicGame, start: Hashable) -> GameGraph:
         if local_of[-1] == len(locals_):
             locals_.append(local)
         objective.append(game.objective(position))
+        tie.append(None if tie_metric is None else tie_metric(position))
         progress.append(game.progress(position))
         row = []
         for successor in game.successors(position):
@@ -141,7 +147,8 @@ def explore(game: CyclicGame, start: Hashable) -> GameGraph:
                   for row in raw_successors]
     return GameGraph(positions, index, np.array(progress, dtype=np.int64), locals_,
                      np.array(local_of), successors, np.array(objective, dtype=np.int64),
-                     [t.values for t in terminals])
+                     [t.values for t in terminals],
+                     None if all(t is None for t in tie) else np.array(tie, dtype=np.int64))
 
 
 def components(graph: GameGraph) -> list[list[list[int]]]:
@@ -207,6 +214,8 @@ def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = Fals
     """Optimal values of every position reachable from `start` (the game's start by default)."""
     clock = time.perf_counter()
     graph = explore(game, game.start() if start is None else start)
+    if exact and graph.tie_metric is not None:
+        raise ValueError("exact solves break ties by the first option only")
     explored = time.perf_counter()
     groups = components(graph)
     condensed = time.perf_counter()
@@ -279,6 +288,7 @@ class _GroupSolver:
         self.members = np.array([p for component in group for p in component], dtype=np.int64)
         self.component = np.repeat(np.arange(len(group)), [len(c) for c in group])
         self.objective = graph.objective[self.members]
+        self.tie_metric = None if graph.tie_metric is None else graph.tie_metric[self.members]
         by_local: dict[int, list[int]] = defaultdict(list)
         for k, p in enumerate(self.members.tolist()):
             by_local[int(graph.local_of[p])].append(k)
@@ -339,7 +349,10 @@ class _GroupSolver:
             chosen = np.flatnonzero(mask[batch.rows])
             utilities = self.table[batch.successors[chosen],
                                    self.objective[batch.rows[chosen]][:, None]]
-            keys = [(id(batch.local), row.tobytes()) for row in utilities]
+            secondary = None if self.tie_metric is None else self.table[
+                batch.successors[chosen], self.tie_metric[batch.rows[chosen]][:, None]]
+            keys = [(id(batch.local), row.tobytes()) for row in (
+                utilities if secondary is None else np.hstack([utilities, secondary]))]
             missing: dict[tuple, int] = {}
             for key, row in zip(keys, range(len(keys))):
                 if key not in self.memo and key not in missing:
@@ -347,7 +360,8 @@ class _GroupSolver:
             fresh = list(missing.values())
             for i in range(0, len(fresh), batch.local.batch):
                 part = fresh[i:i + batch.local.batch]
-                response = batch.local.respond(utilities[part])
+                response = batch.local.respond(
+                    utilities[part], None if secondary is None else secondary[part])
                 if adopt:
                     response.distributions()
                 for column, row in enumerate(part):

@@ -28,18 +28,26 @@ def _average(node: int, lo: int, hi: int, child: np.ndarray, prob: np.ndarray,
 @njit(cache=True, nogil=True)
 def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
              first: int, values: np.ndarray, floor_gap: np.ndarray, chosen: np.ndarray,
-             record: bool) -> None:
+             record: bool, second: np.ndarray, second_gap: np.ndarray) -> None:
     """Fill values[first:] from the leaves' rows: chance nodes average, choice nodes take the
     maximum. With `record`, chosen[node, b] is the choice: scanning the children in order, a
     later child replaces the current one only if it is better by more than floor_gap[b], so
-    ties blurred by rounding go to the first child, and the choice is within the gap of best."""
+    ties blurred by rounding go to the first child, and the choice is within the gap of best.
+    `second` (nodes x batch, or no rows) is a tie-break utility, filled along with `values`
+    (chance nodes average it, choice nodes take their choice's): with `record`, a later child
+    tied with the current choice (within the gap) replaces it if its second value is higher
+    by more than second_gap[b]."""
     batch = values.shape[1]
+    lex = record and second.shape[0] > 0
     picked = np.empty(batch)
+    picked2 = np.empty(batch)
     for node in range(first, values.shape[0]):
         lo, hi = indptr[node], indptr[node + 1]
         c = child[lo]
         if is_chance[node]:
             _average(node, lo, hi, child, prob, values)
+            if lex:
+                _average(node, lo, hi, child, prob, second)
             continue
         for b in range(batch):
             values[node, b] = values[c, b]
@@ -47,6 +55,9 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
             for b in range(batch):
                 chosen[node, b] = 0
                 picked[b] = values[c, b]
+            if lex:
+                for b in range(batch):
+                    picked2[b] = second[c, b]
             for e in range(lo + 1, hi):
                 c = child[e]
                 for b in range(batch):
@@ -56,6 +67,15 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
                     if v > picked[b] + floor_gap[b]:
                         chosen[node, b] = e - lo
                         picked[b] = v
+                        if lex:
+                            picked2[b] = second[c, b]
+                    elif lex and v >= picked[b] - floor_gap[b] and \
+                            second[c, b] > picked2[b] + second_gap[b]:
+                        chosen[node, b] = e - lo
+                        picked2[b] = second[c, b]
+            if lex:
+                for b in range(batch):
+                    second[node, b] = picked2[b]
         else:
             for e in range(lo + 1, hi):
                 c = child[e]

@@ -44,9 +44,10 @@ class TurnLocal:
         self.n_results = graph.n_results
         self.batch = max(1, BATCH_ELEMENTS // graph.size)
 
-    def respond(self, utilities: np.ndarray) -> Response:
-        """Optimal values now; the result distributions only if asked (a second pass)."""
-        return Response(*self.graph.respond(utilities, self.root))
+    def respond(self, utilities: np.ndarray, secondary: np.ndarray | None = None) -> Response:
+        """Optimal values now; the result distributions only if asked (a second pass). Ties
+        go to the best `secondary` (a utility per row, when given), then to the first."""
+        return Response(*self.graph.respond(utilities, self.root, secondary))
 
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
         """The exact optimal value and result distribution for one utility vector."""
@@ -74,18 +75,20 @@ class Choices:
         """Every option's value for a batch of utilities: (batch, options)."""
         return np.atleast_2d(utilities) @ self.matrix.T
 
-    def pick(self, utilities: np.ndarray) -> np.ndarray:
-        """The first option within FLOAT_TIE of the best, per batch row."""
-        utilities = np.atleast_2d(utilities)
-        values = self.values(utilities)
-        scale = np.maximum(np.abs(utilities).max(axis=1), 1e-300)
-        floor = values.max(axis=1) - FLOAT_TIE * scale
-        return np.argmax(values >= floor[:, None], axis=1)
+    def pick(self, utilities: np.ndarray, secondary: np.ndarray | None = None) -> np.ndarray:
+        """The first option within FLOAT_TIE of the best, per batch row; with `secondary`,
+        the first of those within FLOAT_TIE of the best secondary value."""
+        tied = _near_best(self.values(utilities), utilities)
+        if secondary is not None:
+            second = np.where(tied, self.values(secondary), -np.inf)
+            tied &= _near_best(second, secondary)
+        return np.argmax(tied, axis=1)
 
-    def respond(self, utilities: np.ndarray) -> Response:
-        """The first best option per batch row: its value and its result distribution."""
+    def respond(self, utilities: np.ndarray, secondary: np.ndarray | None = None) -> Response:
+        """The first best option per batch row (ties to the best `secondary`, when given):
+        its value and its result distribution."""
         utilities = np.atleast_2d(utilities)
-        chosen = self.pick(utilities)
+        chosen = self.pick(utilities, secondary)
         values = self.values(utilities)[np.arange(len(chosen)), chosen]
         return Response(values, lambda: self.matrix[chosen])
 
@@ -95,3 +98,9 @@ class Choices:
                   for row in self.exact]
         best = max(range(len(values)), key=lambda i: (values[i], -i))
         return values[best], list(self.exact[best])
+
+
+def _near_best(values: np.ndarray, utilities: np.ndarray) -> np.ndarray:
+    """Options (columns) within FLOAT_TIE (relative to the largest utility) of each row's best."""
+    scale = np.maximum(np.abs(np.atleast_2d(utilities)).max(axis=1), 1e-300)
+    return values >= (values.max(axis=1) - FLOAT_TIE * scale)[:, None]

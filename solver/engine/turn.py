@@ -271,14 +271,19 @@ class TurnGraph:
         return FloatSolution(np.hstack([p.values for p in parts]),
                              np.hstack([p.chosen for p in parts]) if policy else None)
 
-    def respond(self, utilities: np.ndarray, root: int
+    def respond(self, utilities: np.ndarray, root: int, secondary: np.ndarray | None = None
                 ) -> tuple[np.ndarray, Callable[[], np.ndarray]]:
         """The root's best value for each utility vector, and a function giving the result
         distributions of those best plays. Each half of the batch runs on its own thread and
         stays apart. Only the choices are kept for the distributions, not the node values: a
-        cyclic solve may hold many responses before it asks."""
+        cyclic solve may hold many responses before it asks. `secondary` (one row per utility
+        vector): a utility consulted only where options tie (see `kernels.backward`); without
+        it ties go to the first option."""
         utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
-        parts = _parallel([lambda part=part: self._backward(utilities[part], True)
+        if secondary is not None:
+            secondary = np.atleast_2d(np.asarray(secondary, dtype=np.float64))
+        parts = _parallel([lambda part=part: self._backward(
+            utilities[part], True, None if secondary is None else secondary[part])
                            for part in _split(utilities.shape[0])])
         best = np.concatenate([p.values[root] for p in parts])
         choices = [p.chosen for p in parts]
@@ -303,7 +308,8 @@ class TurnGraph:
                 values[block.start:block.stop] = np.maximum.reduceat(gathered, starts)
         return values
 
-    def _backward(self, utilities: np.ndarray, policy: bool) -> FloatSolution:
+    def _backward(self, utilities: np.ndarray, policy: bool,
+                  secondary: np.ndarray | None = None) -> FloatSolution:
         from solver.engine import kernels  # imported when first needed: numba loads slowly
 
         batch = utilities.shape[0]
@@ -311,9 +317,14 @@ class TurnGraph:
         values[: self.n_results] = utilities.T
         gap = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1), 1e-300)
         chosen = np.empty((self.size if policy else 0, batch), dtype=np.int32)
+        second = np.empty((0 if secondary is None else self.size, batch), dtype=np.float64)
+        second_gap = gap
+        if secondary is not None:
+            second[: self.n_results] = secondary.T
+            second_gap = FLOAT_TIE * np.maximum(np.abs(secondary).max(axis=1), 1e-300)
         indptr, child, prob, is_chance = self._flat()
         kernels.backward(indptr, child, prob, is_chance, self.n_results, values, gap, chosen,
-                         policy)
+                         policy, second, second_gap)
         return FloatSolution(values, chosen if policy else None)
 
     def evaluate(self, utilities: np.ndarray, policy: np.ndarray) -> np.ndarray:

@@ -134,7 +134,7 @@ class LevelRace:
 
     # ---- the game -----------------------------------------------------------------------------
     def objective(self, positions: np.ndarray) -> np.ndarray:
-        return self.race.metric.value(self.decode(positions)[1])
+        return self.race.objectives(self.decode(positions)[1])
 
     def successors(self, positions: np.ndarray) -> np.ndarray:
         """race.after_turn for arrays of positions, numbered: positions, or -1 - terminal row."""

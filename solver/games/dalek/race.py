@@ -29,6 +29,10 @@ from solver.games.dalek.rules import (
 from solver.games.dalek.turn import CompiledTurn
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
+# How a mover chooses among options exactly equal for itself (docs/rules.md, reading 18): the
+# first in the turn's fixed order, or the one best for the leader (the highest score among the
+# other seats, the first of them in turn order on equal scores), the next seat or the previous.
+TIE_BREAKS = ("first", "leader", "next", "previous")
 
 
 def final_round(scores, mover, target: int):
@@ -104,14 +108,20 @@ class RaceMetrics:
 
 @dataclass
 class DalekRace:
-    """The race as a cyclic game. `players_turns` may give a seat another local model (a fixed
-    policy, for duels); by default every seat plays the optimal turn for its own objective."""
+    """The race as a cyclic game. `seat_locals` may give a seat another local model (a fixed
+    policy, for duels); by default every seat plays the optimal turn for its own objective.
+    `tie_break` names how a mover chooses among options equal for itself (TIE_BREAKS).
+    `against` (a seat): the paranoid game, where every other seat plays to minimise that seat's
+    win share (one more metric, minus that share, is their common objective): a zero-sum game
+    whose value is what the seat is sure of whatever the others do."""
 
     turn: CompiledTurn
     players: int = 2
     target: int = DEFAULT_TARGET
     tie_value: Fraction | None = None
     seat_locals: dict[int, Choices | TurnLocal] = field(default_factory=dict)
+    tie_break: str = "first"
+    against: int | None = None
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= MAX_PLAYERS:
@@ -121,8 +131,14 @@ class DalekRace:
                              f"{self.target}")
         if self.tie_value is not None and not 0 <= self.tie_value <= 1:
             raise InputError(f"the tie value must lie between 0 and 1, not {self.tie_value}")
+        if self.tie_break not in TIE_BREAKS:
+            raise InputError(f"the tie-break must be one of {', '.join(TIE_BREAKS)}, not "
+                             f"{self.tie_break!r}")
+        if self.against is not None and not 0 <= self.against < self.players:
+            raise InputError(f"the seat played against must be between 1 and {self.players}")
         self.metric = RaceMetrics(self.players)
-        self.metrics = self.metric.count  # what the engine sees
+        # what the engine sees; the paranoid game's coalition maximises the last one
+        self.metrics = self.metric.count + (self.against is not None)
         self._payoffs: dict[tuple[int, ...], Terminal] = {}
         if not any(self.scores_at_all(seat) for seat in range(self.players)):
             raise InputError("no seat can ever score (with this die, and these policies): the "
@@ -161,7 +177,29 @@ class DalekRace:
         return ((0,) * self.players, 0)
 
     def objective(self, position: Hashable) -> int:
-        return self.metric.value(position[1])
+        return int(self.objectives(np.asarray(position[1])))
+
+    def objectives(self, mover: np.ndarray) -> np.ndarray:
+        """The metric each mover maximises: its own share of the win; in the paranoid game
+        every seat but `against` maximises minus that seat's share."""
+        own = self.metric.value(mover)
+        if self.against is None:
+            return own
+        return np.where(mover == self.against, own, self.metric.count)
+
+    def tie_metric(self, position: Hashable) -> int | None:
+        """The metric the mover's exact ties go by (the seat `tie_break` names: its share), or
+        None for the first option."""
+        if self.tie_break == "first":
+            return None
+        scores, mover = position
+        n = self.players
+        if self.tie_break == "leader":
+            others = [(mover + k) % n for k in range(1, n)]
+            seat = max(others, key=lambda s: (scores[s], -others.index(s)))
+        else:
+            seat = (mover + (1 if self.tie_break == "next" else -1)) % n
+        return self.metric.value(seat)
 
     def local(self, position: Hashable) -> Choices | TurnLocal:
         return self.seat_locals.get(position[1], self.optimal_turn)
@@ -222,6 +260,8 @@ class DalekRace:
             for seat in won:
                 values[self.metric.value(seat)] = share
                 values[(self.metric.win if k == 1 else self.metric.tie)(seat)] = Fraction(1)
+            if self.against is not None:
+                values[self.metric.count] = -values[self.metric.value(self.against)]
             self._payoffs[won] = Terminal(tuple(values))
         return self._payoffs[won]
 
@@ -262,7 +302,7 @@ class RaceValues:
     components: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     cached: bool = False
-    engine: str = "cyclic"  # the engine that solved it (race.ENGINES)
+    engine: str = "cyclic"  # the engine that solved it: cyclic or levels
 
     def row(self, position: Position) -> int:
         row = self.index.get(position)
@@ -307,9 +347,6 @@ class RaceValues:
                 for s in self.race.successors(position)]
 
 
-ENGINES = ("auto", "cyclic", "levels")
-
-
 def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
     """What a cached solve of this race answers: the rules, the race and the code that solved it
     (the engines agree to 1e-12, not to the bit, so each keeps its own entry)."""
@@ -319,6 +356,10 @@ def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
            "players": race.players, "target": race.target,
            "tie_value": None if race.tie_value is None else str(race.tie_value),
            "turn_graph": race.turn.graph.fingerprint()}
+    if race.tie_break != "first":
+        key["tie_break"] = race.tie_break
+    if race.against is not None:
+        key["against"] = race.against
     if engine == "levels":
         from solver.games.dalek.levels import code_hash
         return {**key, "engine": "levels", "code": code_hash()}
@@ -335,35 +376,17 @@ def _code_hash() -> str:
                            "solver.engine.kernels", __name__)
 
 
-def choose_engine(race: DalekRace, exact: bool, engine: str = "auto",
-                  checkpoint: object = None) -> str:
-    """The engine that solves this race. `auto`: the level engine for races of three or more
-    seats that all play to win, in float64 (the networkx engine cannot reach their full games);
-    the cyclic engine otherwise (exact rationals, fixed seats, and two players, whose published
-    tables it wrote). A request an engine cannot serve is refused in one line."""
-    if engine == "auto":
-        engine = "levels" if race.players >= 3 and not exact and not race.seat_locals \
-            else "cyclic"
-    if engine == "levels" and exact:
-        raise InputError("--engine levels solves in float64 only: drop --exact, or use "
-                         "--engine cyclic for exact rationals")
-    if engine == "levels" and race.seat_locals:
-        raise InputError("the level engine solves races where every seat plays to win")
-    if checkpoint is not None and engine != "levels":
-        raise InputError("--checkpoint is for the level engine: add --engine levels")
-    return engine
-
-
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,
-               force: bool = False, engine: str = "auto", checkpoint=None) -> RaceValues:
-    """Solve the race (float64, or exact rationals) on the engine `choose_engine` picks,
-    reusing a cached float solve. A solve estimated past the budget is refused unless `force`
-    (past the memory limit, always). `checkpoint`: a folder the level engine resumes from and
-    writes each finished level to. `progress` is called as the engine reports (cyclic:
-    (done, total); levels: a levels.Status)."""
+               force: bool = False, engine: str = "cyclic", checkpoint=None) -> RaceValues:
+    """Solve the race (float64, or exact rationals on the cyclic engine) on `engine` ("cyclic"
+    or "levels"), reusing a cached float solve. A solve estimated past the budget is refused
+    unless `force` (past the memory limit, always). `checkpoint`: a folder the level engine
+    resumes from and writes each finished level to. `progress` is called as the engine reports
+    (cyclic: (done, total); levels: a levels.Status)."""
     from solver import cache
 
-    engine = choose_engine(race, exact, engine, checkpoint)
+    if engine == "levels" and exact:
+        raise ValueError("the level engine solves in float64 only")
     key = cache_key(race, engine)
     use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
     if use_cache and not exact:
