@@ -19,19 +19,19 @@ from solver.commands import (
     Progress,
     command_line,
     emit,
+    engine_options,
     json_option,
+    solving,
     table,
 )
 from solver.errors import InputError
 from solver.formatting import exact_texts, seats_text
-from solver.games.dalek import cost
+from solver.games.dalek import answers, cost
 from solver.games.dalek import report as dalek_report
 from solver.games.dalek.race import (
-    ENGINES,
     DalekRace,
     Position,
     RaceValues,
-    choose_engine,
     solve_race,
 )
 from solver.games.dalek.rules import (
@@ -100,25 +100,10 @@ def race_options(command):
                      help="What a tie for first is worth to each tied seat (default 1/k)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
         click.option("--no-cache", is_flag=True, help="Solve again instead of reading the cache."),
-        click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
-                     expose_value=False, callback=_solving,
-                     help="How to solve the race: cyclic (networkx graph; exact rationals), "
-                          "levels (dense, level by level, float64; resumes from --checkpoint), "
-                          "auto (levels for 3 or more players unless --exact, else cyclic)."),
-        click.option("--checkpoint", type=OutputPath(directory=True), default=None,
-                     expose_value=False, callback=_solving,
-                     help="Folder for the level engine's finished levels (made if missing): "
-                          "the same command run again resumes after the last one."),
+        *engine_options("dalek", "levels for 3 or more players unless --exact, else cyclic"),
     ]):
         command = option(command)
     return command
-
-
-def _solving(ctx: click.Context, param: click.Parameter, value):
-    """How to solve (--engine, --checkpoint) is read where the race is solved (`_solve`), not by
-    every command that solves one."""
-    ctx.meta[f"dalek.{param.name}"] = value
-    return value
 
 
 class PolicyName(click.ParamType):
@@ -178,12 +163,16 @@ def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: in
     return race, race.check_position(scores, seat - 1)
 
 
+def engine_for(race: DalekRace, exact: bool) -> tuple[str, str | None]:
+    """(engine, checkpoint) for this race as the command line asks (--engine, --checkpoint):
+    auto is the level engine for 3 or more seats that all play to win, in float64."""
+    return solving("dalek", exact, race.players >= 3 and not race.seat_locals)
+
+
 def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
             ) -> RaceValues:
     """The race solved (read from the cache when possible), after its cost is checked."""
-    settings = click.get_current_context().meta
-    checkpoint = settings.get("dalek.checkpoint")
-    engine = choose_engine(race, exact, settings.get("dalek.engine", "auto"), checkpoint)
+    engine, checkpoint = engine_for(race, exact)
     label = f"solving {race.players}-player race to {race.target}"
     if engine == "levels":
         from solver.engine.levels import StatusLines
@@ -225,11 +214,8 @@ def dalek() -> None:
 def turn(rules, force, exact, distribution, as_json) -> None:
     """The value of a fresh turn played for the most expected points."""
     clock = time.perf_counter()
-    compiled = compile_turn(rules, force=force)
-    if exact:
-        cost.check_turn(compiled, force, exact=1)
-    summary = dalek_report.turn_summary(compiled, exact, distribution)
-    summary["timings"] = _timings(clock, False)
+    summary, cached = answers.turn_summary(rules, exact, distribution, force)
+    summary["timings"] = _timings(clock, cached)
     lines = [f"Dalek Dice, one turn ({rules.dice} dice: {rules.label}; tie rule "
              f"{rules.tie_rule}), optimal play for expected points",
              f"expected points   {summary['expected_points']:.12f}"]
@@ -358,11 +344,8 @@ def best_move(rules, force, roll_text, kept_text, humans, daleks, doctors, exter
         if race_only:
             raise InputError(f"{', '.join(race_only)} describe a race position: give "
                              f"--scores too")
-        compiled = compile_turn(rules, force=force)
-        if exact:
-            cost.check_turn(compiled, force, exact=1)
-        report = dalek_report.best_move(compiled, state, rolled, exact)
-        cached = False
+        values, cached = answers.points_values(rules, exact, force)
+        report = dalek_report.best_move(values, state, rolled, exact)
     else:
         race, position = _race_position(rules, scores, seat, players, target, tie_value,
                                         force)
@@ -531,3 +514,67 @@ def duel(rules, force, first, second, target, exact, as_json) -> None:
             "timings": _timings(clock, duel.values.cached)}
     emit(data, seats_text(title, names, seats, ["-" if p is None else f"{p:.6f}"
                                                 for p in points]), as_json)
+
+
+# ---- rules a person can remember (issue 15) -----------------------------------------------
+def _learned(rules, force):
+    """The turn's pairs and the frontier of remembered rules (from the cache when found)."""
+    from solver.games.dalek import rulefamilies
+    from solver.games.dalek.policies import Pairs
+
+    pairs = Pairs.of(compile_turn(rules, force=force))
+    rows, cached = rulefamilies.learned(pairs, force)
+    return pairs, rows, cached
+
+
+@dalek.command("rules")
+@rules_options
+@json_option
+def rules_command(rules, force, as_json) -> None:
+    """One turn, as rules a player can remember: the best rule of each size (how many numbers
+    to remember, from "keep the Daleks, stop at T"), its exact expected points, its loss
+    against perfect play and its chance of scoring nothing."""
+    from solver.games.dalek import rulefamilies
+
+    clock = time.perf_counter()
+    pairs, rows, cached = _learned(rules, force)
+    report = {"rules": dalek_report.rules_data(rules)} | rulefamilies.report(pairs, rows) | {
+        "timings": _timings(clock, cached)}
+    lines = [f"Dalek Dice, one turn ({rules.dice} dice: {rules.label}; tie rule "
+             f"{rules.tie_rule}): perfect play scores {report['expected_points_optimal']:.6f} "
+             f"points, nothing {100 * report['p_zero_optimal']:.1f}% of the time.", ""]
+    for row in report["frontier"]:
+        lines.append(f"Size {row['size']}: {row['expected_points']:.6f} points, loses "
+                     f"{row['loss']:.6f}, scores nothing {100 * row['p_zero']:.1f}%")
+        lines += [f"  - {line}" for line in row["rule"]]
+    emit(report, "\n".join(lines), as_json)
+
+
+@dalek.command("card")
+@rules_options
+@click.option("--out", required=True, type=OutputPath(),
+              help="The card to write: a .pdf or a .png file (one A6 page).")
+@json_option
+def card_command(rules, force, out, as_json) -> None:
+    """A strategy card for one turn: the smallest rule of `dalek rules` within 0.05 points of
+    the best, with its cost against perfect play in words."""
+    from solver.cards import render
+    from solver.formatting import exact_text
+    from solver.games.dalek import rulefamilies
+
+    clock = time.perf_counter()
+    if Path(out).suffix.lower() not in (".pdf", ".png"):
+        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
+    pairs, rows, cached = _learned(rules, force)
+    footer = (f"dice-solver dalek card: exact values for {rules.dice} dice ({rules.label}), tie "
+              f"rule {rules.tie_rule}; every rule of each size: dalek rules --json")
+    card = rulefamilies.card(pairs, rows, footer)
+    render(card, Path(out))
+    best = rulefamilies.card_row(rows)
+    report = {"rules": dalek_report.rules_data(rules), "out": out,
+              "numbers": best.rule.numbers, "rule": list(card.rule), "cost": card.cost,
+              "expected_points": float(best.points),
+              "expected_points_exact": exact_text(best.points), "loss": float(best.loss),
+              "loss_exact": exact_text(best.loss), "p_zero": float(best.p_zero),
+              "p_zero_exact": exact_text(best.p_zero), "timings": _timings(clock, cached)}
+    emit(report, f"{out}: {card.rule[0]} ... {card.cost}", as_json)
