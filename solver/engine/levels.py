@@ -21,6 +21,13 @@ columns with workspaces allocated once per thread: a tile's node values stay in 
 backward pass records each choice in a byte, and the forward pass that gives the result
 distribution reuses them at once, skipping nodes the policy never reaches.
 
+Games whose movers choose among a few explicit options (stop or throw again, where to place:
+Strike) give each position's options as edges instead of a turn graph (`OptionGame`, `Edges`).
+Their levels are nearly one component each (dice move between stocks and the arena without
+leaving the level), too large for dense solves: systems of up to `DIRECT` members are solved
+sparse and direct, larger ones by Gauss-Seidel sweeps. The policy iteration around them is the
+same loop (`solver.engine.iteration`).
+
 A `Store` (solver/checkpoint.py) keeps finished levels on disk: a solve resumes after the last
 level it holds.
 """
