@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from itertools import product
 
 import numpy as np
@@ -118,10 +119,15 @@ class CompiledTurn(StateNodes):
     graph: TurnGraph
     root: int
     codec: StateCodec
-    rolls: dict[int, np.ndarray]  # dice rolled -> every roll, as counts over the faces
     layers: dict[int, Layer] = field(default_factory=dict)  # dice rolled -> layer
     chance: dict[int, int] = field(default_factory=dict)  # state key -> chance node
     decide: dict[int, int] = field(default_factory=dict)  # state key -> stop/roll node
+
+    @cached_property
+    def rolls(self) -> dict[int, np.ndarray]:
+        """Dice rolled -> every roll, as counts over the faces: made when a table, a policy or a
+        cost asks (a cached turn read for one answer does without)."""
+        return rolls_of(self.rules)
 
     @property
     def states(self) -> list[TurnState]:
@@ -258,8 +264,7 @@ def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
 
 def _from_arrays(rules: Rules, arrays: dict[str, np.ndarray]) -> CompiledTurn:
     graph = TurnGraph.from_arrays({k[6:]: v for k, v in arrays.items() if k.startswith("graph_")})
-    turn = CompiledTurn(rules, graph, int(arrays["root"]), StateCodec.for_rules(rules),
-                        rolls_of(rules))
+    turn = CompiledTurn(rules, graph, int(arrays["root"]), StateCodec.for_rules(rules))
     for name in ("chance", "decide"):
         getattr(turn, name).update(zip(arrays[f"{name}_keys"].tolist(),
                                        arrays[f"{name}_nodes"].tolist()))
@@ -296,7 +301,7 @@ def build_turn(rules: Rules) -> CompiledTurn:
     going = codec.decode_all(np.array([k for k, s in scores.items() if s == NOT_OVER]))
     top = max([s for s in scores.values() if s != NOT_OVER] +
               rules.stop_score(going[:, HUMANS], going[:, DALEKS]).tolist() + [0])
-    turn = CompiledTurn(rules, TurnGraph(top + 1), -1, codec, rolls)
+    turn = CompiledTurn(rules, TurnGraph(top + 1), -1, codec)
     for n in sorted(plans):  # building: fewer dice first, children before parents
         _build_layer(turn, n, plans[n], scores, start_key)
     turn.root = turn.chance[start_key]
