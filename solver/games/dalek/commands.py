@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -241,12 +242,16 @@ def turn(rules, force, exact, distribution, as_json) -> None:
                    "30,42,12), with --seat to move.")
 @click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
               help="The seat to move in the --scores position.")
+@click.option("--paranoid", is_flag=True,
+              help="Also each seat's paranoid value: its win share when all the other seats "
+                   "play against it (what it is sure of whatever they do; a solve per seat).")
 @json_option
 def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_starts, scores,
-         seat, as_json) -> None:
+         seat, paranoid, as_json) -> None:
     """Each seat's chance to win the race under optimal play (its win share: a tie for first
     among k seats counts 1/k, or --tie-value), from the start or from a --scores position (read
-    from the cache when that race was solved before)."""
+    from the cache when that race was solved before). With 3 or more players, where pure best
+    responses cycle the movers mix turn policies (listed in --json)."""
     clock = time.perf_counter()
     if scores is None:
         if given("seat"):
@@ -261,13 +266,22 @@ def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_
     summary = dalek_report.game_summary(values, position)
     if head_starts:
         summary["head_starts"] = dalek_report.head_starts(values)
-    summary["timings"] = _timings(clock, values.cached)
+    if paranoid:
+        against = [solved(replace(race, against=k), exact, quiet, no_cache, force)
+                   for k in range(race.players)]
+        summary["paranoid"] = dalek_report.paranoid(against, position)
+    summary["timings"] = _timings(clock, values.cached and all(
+        v.cached for v in (against if paranoid else [])))
     emit(summary, _game_text(values.race, summary, exact), as_json)
 
 
 def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
     rows = [(s["seat"], f"{s['p_win']:.10f}", f"{s['p_tie']:.10f}", f"{s['value']:.10f}")
             for s in summary["seats"]]
+    headers = ["seat", "P(win alone)", "P(tie)", "win share"]
+    if "paranoid" in summary:
+        headers.append("paranoid")
+        rows = [(*row, f"{p['value']:.10f}") for row, p in zip(rows, summary["paranoid"])]
     tie = "1/k" if race.tie_value is None else summary["rules"]["tie_value_exact"]
     where = summary["position"]
     start = "" if where["start"] else \
@@ -275,10 +289,12 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
     lines = [f"Dalek Dice race to {race.target}, {race.players} players ({race.turn.rules.dice} "
              f"dice: {race.turn.rules.label}; tie rule {race.turn.rules.tie_rule}; a tie is "
              f"worth {tie}), optimal play{start}",
-             table(["seat", "P(win alone)", "P(tie)", "win share"], rows)]
+             table(headers, rows)]
     if exact:
         lines += [f"seat {s['seat']} win share exactly {s['value_exact']}"
                   for s in summary["seats"]]
+        lines += [f"seat {p['seat']} paranoid value exactly {p['value_exact']}"
+                  for p in summary.get("paranoid", [])]
     if "head_starts" in summary:
         starts = summary["head_starts"]
         lines += ["", f"head start for seat 1 (seat 2 starts at 0); fairest: "
@@ -288,6 +304,9 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
                          for r in starts["rows"]][:25])]
     timing = "read from the cache" if summary["timings"]["cached"] else \
         f"{summary['timings']['total']:.1f} s"
+    if "mixed" in summary:
+        lines.append(f"mixed play at {len(summary['mixed'])} positions (where pure best "
+                     f"responses cycle; --json lists them)")
     lines.append(f"{summary['positions']} positions, {summary['components']} components, "
                  f"residual {summary['residual']:.2e}, {summary['engine']} engine, {timing}")
     return "\n".join(lines)
@@ -534,11 +553,11 @@ def rules_command(rules, force, as_json) -> None:
     """One turn, as rules a player can remember: the best rule of each size (how many numbers
     to remember, from "keep the Daleks, stop at T"), its exact expected points, its loss
     against perfect play and its chance of scoring nothing."""
-    from solver.games.dalek import rulefamilies
+    from solver.games.dalek import rulecard
 
     clock = time.perf_counter()
     pairs, rows, cached = _learned(rules, force)
-    report = {"rules": dalek_report.rules_data(rules)} | rulefamilies.report(pairs, rows) | {
+    report = {"rules": dalek_report.rules_data(rules)} | rulecard.report(pairs, rows) | {
         "timings": _timings(clock, cached)}
     lines = [f"Dalek Dice, one turn ({rules.dice} dice: {rules.label}; tie rule "
              f"{rules.tie_rule}): perfect play scores {report['expected_points_optimal']:.6f} "
@@ -560,7 +579,7 @@ def card_command(rules, force, out, as_json) -> None:
     the best, with its cost against perfect play in words."""
     from solver.cards import render
     from solver.formatting import exact_text
-    from solver.games.dalek import rulefamilies
+    from solver.games.dalek import rulecard
 
     clock = time.perf_counter()
     if Path(out).suffix.lower() not in (".pdf", ".png"):
@@ -568,9 +587,9 @@ def card_command(rules, force, out, as_json) -> None:
     pairs, rows, cached = _learned(rules, force)
     footer = (f"dice-solver dalek card: exact values for {rules.dice} dice ({rules.label}), tie "
               f"rule {rules.tie_rule}; every rule of each size: dalek rules --json")
-    card = rulefamilies.card(pairs, rows, footer)
+    card = rulecard.card(pairs, rows, footer)
     render(card, Path(out))
-    best = rulefamilies.card_row(rows)
+    best = rulecard.card_row(rows)
     report = {"rules": dalek_report.rules_data(rules), "out": out,
               "numbers": best.rule.numbers, "rule": list(card.rule), "cost": card.cost,
               "expected_points": float(best.points),

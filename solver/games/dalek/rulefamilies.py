@@ -27,7 +27,6 @@ from math import gcd
 
 import numpy as np
 
-from solver.cards import Card
 from solver.formatting import exact_text
 from solver.games.dalek.policies import Pairs, TurnPolicy, dalek_keeps, distribution, stop_at
 from solver.games.dalek.rules import (
@@ -129,9 +128,8 @@ class Rulebook:
     def families(self) -> list[Family]:
         """The nested families, each starting from keep-daleks at its default threshold."""
         rules = self.rules
-        humans = [rules.value(f) for f in rules.human_faces]
-        step = gcd(*humans)
-        most = rules.dice * max(humans)
+        step = gcd(*(rules.value(f) for f in rules.human_faces))
+        most = most_humans(rules)
         thresholds = range(0, most + 1, step)
         ranges = {"stop": thresholds, "grab": range(2), "hunt": range(1 - THIRD, NEVER + 1),
                   "doctor_stop": thresholds, "late_dice": range(rules.dice),
@@ -140,6 +138,11 @@ class Rulebook:
                  "late_stop": most, "stop": 0}
         return [Family("+".join(names), tuple(ranges[n] for n in names),
                        tuple(start[n] for n in names)) for names in FAMILIES]
+
+
+def most_humans(rules: Rules) -> int:
+    """The most Humans a turn can keep: past it no threshold differs."""
+    return rules.dice * max(rules.value(f) for f in rules.human_faces)
 
 
 @dataclass(frozen=True)
@@ -204,7 +207,7 @@ def learned(pairs: Pairs, force: bool = False) -> tuple[list[Learned], bool]:
                                                  "solver.games.dalek.policies", __name__)}
     stored = cache.load(key)
     if stored is not None:
-        return [_from_row(pairs, numbers, texts) for numbers, texts in
+        return [_from_row(numbers, texts) for numbers, texts in
                 zip(stored["numbers"].tolist(), stored["values"].tolist())], True
     cost.check_turn(pairs.turn, force, exact=1, policies=SEARCH_POLICIES)
     rows = learn(pairs)
@@ -221,101 +224,8 @@ def _code(number: int | None) -> int:
     return -1 if number is None else number  # no threshold of its own (None) is stored as -1
 
 
-def _from_row(pairs: Pairs, numbers: list[int], texts: list[str]) -> Learned:
+def _from_row(numbers: list[int], texts: list[str]) -> Learned:
     names = [f.name for f in fields(TurnRule)]
     rule = TurnRule(**{n: (None if v == -1 else v) for n, v in zip(names, numbers[1:])})
     points, loss, p_zero = (Fraction(t) for t in texts)
     return Learned(numbers[0], rule, points, loss, p_zero)
-
-
-# ---- the rules in words ---------------------------------------------------------------------
-def top_human(rules: Rules) -> str:
-    """The highest Human face, as the die names it (H4)."""
-    return rules.die.faces[max(rules.human_faces, key=rules.value)]
-
-
-def most_humans(rules: Rules) -> int:
-    return rules.dice * max(rules.value(f) for f in rules.human_faces)
-
-
-def rule_lines(rules: Rules, rule: TurnRule) -> list[str]:
-    """The rule as instructions a player reads at the table, in the order they apply."""
-    lines = []
-    if rule.grab:
-        lines.append("Third Exterminate: keep every Human and Dalek rolled.")
-    if rule.hunt < NEVER:
-        when = ("Exterminates kept >= Doctors kept" if rule.hunt == 0 else
-                f"Exterminates kept >= Doctors kept + {rule.hunt}" if rule.hunt > 0 else
-                f"Exterminates kept + {-rule.hunt} >= Doctors kept")
-        lines.append(f"{when}: hunt the third Exterminate. Keep every {top_human(rules)}, "
-                     f"no Dalek.")
-        lines.append("Otherwise keep every Dalek, then Humans (highest first) while the "
-                     "Daleks hold.")
-    else:
-        lines.append("Keep every Dalek, then Humans (highest first) while the Daleks hold.")
-    most = most_humans(rules)
-    stops = [f"{rule.stop}+ Humans"] if rule.stop < most else []
-    if rule.doctor_stop is not None and rule.doctor_stop < min(rule.stop, most):
-        stops.append(f"{rule.doctor_stop}+ with two Doctors kept")
-    if rule.late_stop is not None and rule.late_stop < min(rule.stop, most) and rule.late_dice:
-        stops.append(f"{rule.late_stop}+ with {rule.late_dice} or fewer dice left")
-    lines.append(f"Stop once the Daleks hold and you have {'; or '.join(stops)}." if stops
-                 else "Never stop: roll until no dice are left.")
-    return lines
-
-
-def cost_words(row: Learned, best: Fraction) -> str:
-    """What the rule gives up against perfect play, in words."""
-    return (f"Loses {float(row.loss):.2f} points per turn against perfect play "
-            f"({float(row.points):.2f} vs {float(best):.2f}); scores nothing "
-            f"{100 * float(row.p_zero):.0f}% of the time.")
-
-
-def report(pairs: Pairs, rows: list[Learned]) -> dict:
-    """The frontier as data: optimal play, and each rule with its worth and loss."""
-    best, zero = optimal(pairs)
-    return {"expected_points_optimal": float(best), "expected_points_optimal_exact":
-            exact_text(best), "p_zero_optimal": float(zero),
-            "frontier": [{"size": r.size, "numbers": r.rule.numbers,
-                          "rule": rule_lines(pairs.rules, r.rule),
-                          "expected_points": float(r.points),
-                          "expected_points_exact": exact_text(r.points),
-                          "loss": float(r.loss), "loss_exact": exact_text(r.loss),
-                          "p_zero": float(r.p_zero), "p_zero_exact": exact_text(r.p_zero)}
-                         for r in rows]}
-
-
-CARD_MARGIN = Fraction(1, 20)  # the card prints the smallest rule this close to the best one
-
-
-def card_row(rows: list[Learned]) -> Learned:
-    """The rule the card prints: the smallest of the frontier within CARD_MARGIN points of its
-    best (a number more to remember for less than that is not worth the trouble at the table)."""
-    return next(r for r in rows if r.points >= rows[-1].points - CARD_MARGIN)
-
-
-def card(pairs: Pairs, rows: list[Learned], footer: str) -> Card:
-    """The strategy card: the rule of `card_row`, the frontier up to it as a table (each row
-    names the numbers it adds), its cost in words."""
-    best, zero = optimal(pairs)
-    chosen = card_row(rows)
-    table = [("rule", "points", "lost", "P(0)")]
-    for previous, r in zip([None, *rows], rows[:rows.index(chosen) + 1]):
-        added = [_NUMBER_WORDS[n] for n in r.rule.numbers
-                 if previous is not None and n not in previous.rule.numbers]
-        table.append((f"stop at {r.rule.stop}" if previous is None else
-                      "+ " + ", ".join(dict.fromkeys(added)),
-                      f"{float(r.points):.2f}", f"{float(r.loss):.2f}",
-                      f"{100 * float(r.p_zero):.0f}%"))
-    table.append(("perfect", f"{float(best):.2f}", "0", f"{100 * float(zero):.0f}%"))
-    more = ("" if chosen is rows[-1] else
-            f" Larger rules gain {float(rows[-1].points - chosen.points):.3f} points at most.")
-    return Card("Dalek Dice: one turn", tuple(rule_lines(pairs.rules, chosen.rule)),
-                cost_words(chosen, best), tuple(table), footer,
-                ("Table: each row is the best rule with the numbers it adds to the row above "
-                 "(the first is \"keep the Daleks, stop at T\"); P(0): the chance a turn "
-                 f"scores nothing.{more}",))
-
-
-_NUMBER_WORDS = {"grab": "grab", "hunt": "hunt", "doctor_stop": "Doctor T", "late_dice": "late T",
-                 "late_stop": "late T"}
