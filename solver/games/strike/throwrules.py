@@ -33,8 +33,10 @@ SEED = 0
 RESTARTS = 2  # random restarts of each ascent (each rule takes two solves)
 EXHAUSTIVE = 100  # families with at most this many members are searched exhaustively
 NAMES = ("arena", "stocks", "fewer", "opponent")  # ThrowRule's numbers, in family order
-# `python -m solver.games.strike.throwrules` timed with an empty cache on the reference machine
-# (2 cores shared, load 2 to 8): see docs/results.md; estimated above the slowest run
+# `dice-solver strike rules` with an empty cache on the reference machine (2 cores shared with
+# other jobs): 502 s at load 8 to 10, 1160 s (327 s of CPU) at load 12 to 15, peak 91 MB
+# (docs/results.md); 900 s leaves room for a loaded machine, and a lower budget
+# ($DICE_SOLVER_BUDGET) refuses it before it starts
 SEARCH_SECONDS, SEARCH_BYTES = 900, 300 << 20
 
 
@@ -121,11 +123,12 @@ def learned() -> tuple[list[Learned], bool]:
     from solver import cache
     from solver.limits import check
 
+    # the game's code and the search's, not the engine's (its changes keep every value, which
+    # its own tests hold), as totd's tool rules
     key = {"game": "strike_throw_rules", "players": PLAYERS, "dice": DICE, "seed": SEED,
-           "code": cache.code_hash("solver.rulesearch", "solver.engine.cyclic",
-                                   "solver.games.strike.rules", "solver.games.strike.throws",
-                                   "solver.games.strike.model", "solver.games.strike.policies",
-                                   __name__)}
+           "code": cache.code_hash("solver.rulesearch", "solver.games.strike.rules",
+                                   "solver.games.strike.throws", "solver.games.strike.model",
+                                   "solver.games.strike.policies", __name__)}
     stored = cache.load(key)
     if stored is not None:
         return [_row(ThrowRule(*numbers), size, PLAYERS, DICE) for numbers, size in
@@ -196,11 +199,3 @@ def card(rows: list[Learned]) -> Card:
                 (f"For {PLAYERS} players with {DICE} dice each. Table: the best rule with 1, 2, "
                  f"3 numbers to remember.",))
 
-
-if __name__ == "__main__":  # time the search with an empty cache (docs/results.md)
-    import time
-
-    start = time.perf_counter()
-    for row in learn():
-        print(row.size, row.numbers, f"{row.value:.9f}", row.seats)
-    print(f"{time.perf_counter() - start:.0f} s")
