@@ -146,7 +146,7 @@ def race_positions(race) -> tuple[int, int]:
 
 
 def solve_cost(race, exact: bool, engine: str) -> tuple[float, float]:
-    """(seconds, bytes) a solve of the race on `engine` (race.ENGINES, resolved) would take."""
+    """(seconds, bytes) a solve of the race on `engine` (cyclic or levels) would take."""
     if engine == "levels":
         from solver.games.dalek.levels import estimate
         return estimate(race)

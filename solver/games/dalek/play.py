@@ -27,9 +27,9 @@ from solver.commands import OutputPath
 from solver.errors import InputError
 from solver.faces import dice_words
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.commands import rules_options, solved
+from solver.games.dalek.commands import engine_for, rules_options, solved
 from solver.games.dalek.cost import solve_cost
-from solver.games.dalek.race import DalekRace, RaceValues, cache_key, choose_engine
+from solver.games.dalek.race import DalekRace, RaceValues, cache_key
 from solver.games.dalek.rules import (
     DEFAULT_TARGET,
     EXTERMINATE,
@@ -292,7 +292,7 @@ def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
     from solver import cache
 
     name = f"the {race.players}-player race to {race.target}"
-    engine = choose_engine(race, False)
+    engine, _ = engine_for(race, False)
     seconds, memory = solve_cost(race, False, engine)
     cheap = seconds <= min(CHEAP, budget()) and memory <= memory_limit()
     cached = solve is not False and cache.load(cache_key(race, engine)) is not None
