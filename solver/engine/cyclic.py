@@ -28,8 +28,10 @@ from typing import Protocol
 
 import numpy as np
 
+from solver.engine import mixed
 from solver.engine.iteration import MAX_ITERATIONS, TOLERANCE, iterate
 from solver.engine.local import Response
+from solver.engine.mixed import Mixed
 
 
 class Local(Protocol):
@@ -188,6 +190,8 @@ class Solution:
     iterations: int
     components: int
     seconds: dict[str, float] = field(default_factory=dict)
+    mixed: list[tuple[list[Hashable], Mixed]] = field(default_factory=list)  # components where
+    # pure best responses cycled and a mixed equilibrium is played: positions, the mix
 
     def values(self, position: Hashable) -> np.ndarray:
         return self.table[self.graph.index[position]]
@@ -232,6 +236,7 @@ def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = Fals
     solved = np.zeros(graph.size, dtype=bool)
     slot = np.full(len(table), -1, dtype=np.int64)  # scratch: a member's place in its group
     memo: dict = {}
+    mixes: list[tuple[list[Hashable], Mixed]] = []
     for done, group in enumerate(groups):
         solver = _GroupSolver(graph, table, group, slot, memo)
         members = [p for component in group for p in component]
@@ -242,6 +247,11 @@ def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = Fals
         solved[members] = True
         residual = max(residual, group_residual)
         iterations = max(iterations, group_iterations)
+        mixes += [([graph.positions[p] for p in members.tolist()], found)
+                  for members, found in solver.mixes]
+        if exact and solver.mixes:
+            raise ValueError(f"pure best responses cycle at {mixes[-1][0][0]}: the mixed "
+                             f"equilibrium played there is solved in float64 only")
         if exact:
             for component in group:
                 _exact_component(graph, table, exact_table, component)
@@ -251,7 +261,7 @@ def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = Fals
     seconds = {"explore": explored - clock, "components": condensed - explored,
                "solve": finished - condensed, "total": finished - clock}
     return Solution(graph, table, exact_table, residual, iterations,
-                    sum(len(g) for g in groups), seconds)
+                    sum(len(g) for g in groups), seconds, mixes)
 
 
 def _guesses(graph: GameGraph, similar: Callable, members: list[int],
@@ -289,6 +299,7 @@ class _GroupSolver:
         self.component = np.repeat(np.arange(len(group)), [len(c) for c in group])
         self.objective = graph.objective[self.members]
         self.tie_metric = None if graph.tie_metric is None else graph.tie_metric[self.members]
+        self.mixes: list[tuple[np.ndarray, Mixed]] = []  # (members, mix) where play mixes
         by_local: dict[int, list[int]] = defaultdict(list)
         for k, p in enumerate(self.members.tolist()):
             by_local[int(graph.local_of[p])].append(k)
@@ -332,6 +343,33 @@ class _GroupSolver:
     def signature(self, component: int) -> bytes:
         return b"".join(self._row(k).tobytes()
                         for k in np.flatnonzero(self.component == component).tolist())
+
+    def mix(self, component: int, tolerance: float) -> float | None:
+        """Where the component's pure best responses cycle: a mixed equilibrium from the
+        policies its dynamics visit (`mixed.mix`); if found, its distributions are played,
+        its values set and the mix recorded; its residual, or None."""
+        ks = np.flatnonzero(self.component == component)
+        members = self.members[ks]
+        successors = np.stack([self.graph.successors[p] for p in members.tolist()])
+        place = np.searchsorted(members, successors).clip(0, len(members) - 1)
+        inside = np.where(members[place] == successors, place, -1)
+        view = mixed.Component(inside, self.table[successors], self.objective[ks])
+        locals_ = [self.graph.locals[int(self.graph.local_of[p])] for p in members.tolist()]
+
+        def respond(utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            answers = [local.respond(row[None, :]) for local, row in zip(locals_, utilities)]
+            return (np.array([a.values[0] for a in answers]),
+                    np.vstack([a.distributions()[:1] for a in answers]))
+
+        found = mixed.mix(view, np.stack([self._row(k) for k in ks.tolist()]), respond,
+                          tolerance)
+        if found is None:
+            return None
+        for k, row in zip(ks.tolist(), found.policies):
+            self._row(k)[:] = row
+        self.table[members] = found.values
+        self.mixes.append((members, found))
+        return found.residual
 
     def _row(self, k: int) -> np.ndarray:
         batch, row = self.where[k]

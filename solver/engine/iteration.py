@@ -4,9 +4,10 @@
 Each component's members play a policy. Evaluate it (the values of every metric under that
 policy), check it (each member's best response to those values, against its value), and stop a
 component once its Bellman residual is within the tolerance; else adopt the best responses and go
-round again. A component whose policy repeats stops at the residual it has: the movers' best
-responses cycle (or rounding does). The engines differ in how they respond and evaluate, which
-the `Problem` they pass supplies.
+round again. A component whose policy repeats has movers whose best responses cycle (or
+rounding does): the problem may then look for a mixed stationary equilibrium there
+(`solver.engine.mixed`); if it finds none, the component stops at the residual it has. The
+engines differ in how they respond and evaluate, which the `Problem` they pass supplies.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ class Problem(Protocol):
     def signature(self, component: int) -> bytes:
         """The policy a component plays, to tell when it repeats."""
 
+    # Optional: `mix(component, tolerance)`, called when a component's policy repeats: play a
+    # mixed equilibrium there if one is found (values set), returning its residual, else None.
+
 
 def iterate(problem: Problem, tolerance: float = TOLERANCE) -> tuple[float, int]:
     """Iterate every component to a Bellman residual within `tolerance` (or until its policy
@@ -65,9 +69,10 @@ def iterate(problem: Problem, tolerance: float = TOLERANCE) -> tuple[float, int]
         problem.adopt(active[component])
         for c in np.flatnonzero(active).tolist():
             signature = problem.signature(c)
-            if signature in seen[c]:  # the policy repeats: stop at this residual
+            if signature in seen[c]:  # the policy repeats: mix, or stop at this residual
                 active[c] = False
-                residual = max(residual, float(worst[c]))
+                mixed = problem.mix(c, tolerance) if hasattr(problem, "mix") else None
+                residual = max(residual, float(worst[c]) if mixed is None else mixed)
             seen[c].add(signature)
     if active.any():  # out of iterations
         residual = max(residual, float(worst[active].max()))

@@ -44,7 +44,9 @@ from typing import Protocol, TextIO
 import numpy as np
 from numba import njit
 
+from solver.engine import mixed
 from solver.engine.iteration import TOLERANCE, iterate
+from solver.engine.mixed import Mixed
 from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
 from solver.limits import _duration
 
@@ -348,6 +350,8 @@ class LevelSolution:
     levels: list[LevelStats]  # per level
     resumed: int  # levels read from the store
     seconds: dict[str, float] = field(default_factory=dict)
+    mixed: list[tuple[np.ndarray, Mixed]] = field(default_factory=list)  # where play mixes
+    # (positions, mix), in the levels solved by this run (not those read from the store)
 
     @property
     def total(self) -> LevelStats:
@@ -386,7 +390,7 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
     finished = time.perf_counter()
     return LevelSolution(solver.values, solver.reachable, solver.stats[::-1], resumed,
                          {"reachability": swept - clock, "solve": finished - started,
-                          "total": finished - clock})
+                          "total": finished - clock}, solver.mixes)
 
 
 class _Solver:
@@ -400,6 +404,7 @@ class _Solver:
         self.state[_reachable(game)] = REACHABLE
         self.stats: list[LevelStats] = []  # in solving order: last level first
         self.eager = False  # whether checks take distributions at once (see _TurnChunk)
+        self.mixes: list[tuple[np.ndarray, Mixed]] = []  # (positions, mix) where play mixes
 
     @property
     def reachable(self) -> np.ndarray:
@@ -629,6 +634,21 @@ class _TurnChunk(_Chunk):
 
     def signature(self, component: int) -> bytes:
         return self.policy[self.component == component].tobytes()
+
+    def mix(self, component: int, tolerance: float) -> float | None:
+        """As the cyclic engine's `_GroupSolver.mix`: where pure best responses cycle, a mixed
+        equilibrium (`mixed.mix`), played and recorded if found; its residual, or None."""
+        ks = np.flatnonzero(self.component == component)
+        inside = np.where(self.inside[ks] >= 0, self.rank[np.maximum(self.inside[ks], 0)], -1)
+        view = mixed.Component(inside, self.solver.rows(self.successors[ks]), self.objective[ks])
+        found = mixed.mix(view, self.policy[ks], lambda u: self.solver.game.turn.respond(u, True),
+                          tolerance)
+        if found is None:
+            return None
+        self.policy[ks] = found.policies
+        self.solver.values[:, self.positions[ks]] = found.values.T
+        self.solver.mixes.append((self.positions[ks], found))
+        return found.residual
 
     def _respond(self, mask: np.ndarray, distributions: bool
                  ) -> tuple[np.ndarray, np.ndarray | None]:

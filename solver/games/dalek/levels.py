@@ -31,6 +31,7 @@ from solver.games.dalek.race import (
     cache_key,
     canonical,
     final_round,
+    mixed_rows,
     similar,
 )
 from solver.games.dalek.rules import reaches_target
@@ -263,9 +264,14 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
     store = None if checkpoint is None else Checkpoint(Path(checkpoint), game.parameters())
     solution = levels.solve(game, store=store, progress=progress)
     total = solution.total
+    mixes = []
+    for numbers, mix in solution.mixed:
+        scores, movers = game.decode(numbers)
+        mixes.append((list(zip(map(tuple, scores.tolist()), movers.tolist())), mix))
     return RaceValues(race, PositionIndex(game, solution.reachable), solution.values.T,
                       residual=total.residual, iterations=total.iterations,
-                      components=total.components, seconds=solution.seconds, engine="levels")
+                      components=total.components, seconds=solution.seconds, engine="levels",
+                      mixed=mixed_rows(mixes))
 
 
 def _arrays(position: Position) -> tuple[np.ndarray, np.ndarray]:

@@ -303,6 +303,21 @@ class RaceValues:
     seconds: dict[str, float] = field(default_factory=dict)
     cached: bool = False
     engine: str = "cyclic"  # the engine that solved it: cyclic or levels
+    mixed: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))  # where play mixes:
+    # a row per turn policy mixed at a position: scores..., seat, weight, P(score 0), points
+
+    def mixes(self) -> list[dict]:
+        """The positions where the mover mixes turn policies (pure best responses cycled
+        there): each policy's probability, its P(score 0) and expected points."""
+        found: dict[tuple, dict] = {}
+        n = self.race.players
+        for row in self.mixed.tolist():
+            scores, seat = [int(v) for v in row[:n]], int(row[n])
+            entry = found.setdefault((*scores, seat), {"scores": scores, "seat": seat + 1,
+                                                       "policies": []})
+            entry["policies"].append({"probability": row[n + 1], "p_score_0": row[n + 2],
+                                      "expected_points": row[n + 3]})
+        return list(found.values())
 
     def row(self, position: Position) -> int:
         row = self.index.get(position)
@@ -387,6 +402,8 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
 
     if engine == "levels" and exact:
         raise ValueError("the level engine solves in float64 only")
+    if race.tie_break != "first" and (exact or engine == "levels"):
+        raise InputError("only the cyclic engine in float64 breaks ties by another seat")
     key = cache_key(race, engine)
     use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
     if use_cache and not exact:
@@ -397,7 +414,7 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
             return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
                               iterations=int(stored["iterations"]),
                               components=int(stored["components"]), cached=True,
-                              engine=engine)
+                              engine=engine, mixed=stored.get("mixed", np.empty((0, 0))))
     if engine == "levels":
         from solver.games.dalek.levels import solve_levels
         values = solve_levels(race, checkpoint, progress, force)
@@ -410,7 +427,8 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
         cache.store(key, {"positions": positions, "table": values.table[rows],
                           "residual": np.array(values.residual),
                           "iterations": np.array(values.iterations),
-                          "components": np.array(values.components)})
+                          "components": np.array(values.components),
+                          **({"mixed": values.mixed} if len(values.mixed) else {})})
     return values
 
 
@@ -424,4 +442,19 @@ def _solve_cyclic(race: DalekRace, exact: bool, progress, force: bool) -> RaceVa
     return RaceValues(race, graph.index, solution.table[:graph.size],
                       None if solution.exact is None else solution.exact[:graph.size],
                       solution.residual, solution.iterations, solution.components,
-                      solution.seconds)
+                      solution.seconds, mixed=mixed_rows(
+                          [(positions, mix) for positions, mix in solution.mixed]))
+
+
+def mixed_rows(mixes: list) -> np.ndarray:
+    """RaceValues.mixed from an engine's mixes ((positions, Mixed) per component): a row per
+    policy a member plays with positive probability, for members that mix."""
+    rows = []
+    for positions, mix in mixes:
+        for (scores, mover), candidates, weights in zip(positions, mix.candidates, mix.weights):
+            if np.count_nonzero(weights) < 2:
+                continue
+            points = candidates @ np.arange(candidates.shape[1])
+            rows += [[*scores, mover, w, c[0], p]
+                     for w, c, p in zip(weights.tolist(), candidates, points.tolist()) if w > 0]
+    return np.array(rows, dtype=np.float64)

@@ -221,11 +221,27 @@ def game_summary(values: RaceValues, position: Position | None = None) -> dict:
     position = race.start() if position is None else position
     where = {"scores": list(position[0]), "seat": position[1] + 1,
              "start": position == race.start()}
-    return {"rules": race_data(race), "position": where,
-            "seats": exact_texts(values.chances(position)),
-            "engine": values.engine, "residual": values.residual,
-            "positions": len(values.index),
-            "components": values.components, "iterations": values.iterations}
+    summary = {"rules": race_data(race), "position": where,
+               "seats": exact_texts(values.chances(position)),
+               "engine": values.engine, "residual": values.residual,
+               "positions": len(values.index),
+               "components": values.components, "iterations": values.iterations}
+    if race.players >= 3:  # where pure best responses cycled and play mixes (issue 12)
+        summary["mixed"] = values.mixes()
+    return summary
+
+
+def paranoid(against: list[RaceValues], position: Position) -> list[dict]:
+    """Each seat's paranoid value at the position: its win share when every other seat plays
+    to minimise it (`against[k]` solved DalekRace(against=k)), float and exact if solved so."""
+    rows = []
+    for seat, values in enumerate(against):
+        metric = values.race.metric.value(seat)
+        entry: dict = {"seat": seat + 1, "value": float(values.values(position)[metric])}
+        if values.exact is not None:
+            entry["value_exact"] = values.exact[values.row(position)][metric]
+        rows.append(entry)
+    return exact_texts(rows)
 
 
 def head_starts(values: RaceValues) -> dict:
