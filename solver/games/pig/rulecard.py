@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.cards import Card
-from solver.games.pig.rulefamilies import SHAPE, Rule, pace
+from solver.games.pig.rulefamilies import PUBLISHED_RULE, SHAPE, Rule, pace
 
 
 def rule_lines(rule: Rule, target: int) -> list[str]:
@@ -26,8 +26,8 @@ def rule_lines(rule: Rule, target: int) -> list[str]:
     if "hold" in n:
         lines.append(f"{start} once the turn total reaches {n['hold']}.")
     else:
-        lines.append(f"{start} once the turn total reaches {n['base']} + (their score - "
-                     f"yours) / {n['divisor']}, rounded.")
+        lines.append(f"{start} once the turn total reaches {n['base']} + (their score \u2212 "
+                     f"yours) \u00f7 {n['divisor']}, rounded (.5 up).")
     return [*lines, f"Always hold when score plus turn total reaches {target}."]
 
 
@@ -49,22 +49,34 @@ def cost_words(rule: Rule, optimal_first: float) -> str:
     return (f"Against perfect play it wins {100 * rule.p_first:.1f}% going first and "
             f"{100 * rule.p_second:.1f}% going second (perfect play: "
             f"{100 * optimal_first:.1f}% and {100 * (1 - optimal_first):.1f}%). Starting "
-            f"every other game, it loses {100 * rule.loss:.2f} more games in 100.")
+            f"every other game, it loses {100 * rule.loss:.2f} games in 100 more than perfect "
+            f"play would.")
 
 
 def card(rules: list[Rule], optimal_first: float, target: int) -> Card:
     """The strategy card: the frontier's best rule, a table of its holds, its cost, and what
     the smaller rules of the frontier lose."""
     rule = rules[-1]
-    simpler = "; ".join(f"{', '.join(f'{k} {v}' for k, v in numbers(r).items())}: "
+    simpler = "; ".join(f"{_short(r)}{_PAPER.get((r.shape, r.numbers), '')}: "
                         f"{100 * r.loss:.2f}" for r in rules[:-1])
-    notes = ["Scores are banked points; the turn total is this turn's rolls so far."]
-    if simpler:
-        notes.append(f"Games lost in 100 by simpler rules: {simpler}.")
+    notes = (f"Simpler rules lose (games in 100): {simpler}.",) if simpler else ()
     return Card(f"Pig to {target}: when to hold", tuple(rule_lines(rule, target)),
                 cost_words(rule, optimal_first), pace_table(rule),
                 "dice-solver pig card: exact values against the optimal player "
-                "(dice-solver pig rules)", tuple(notes))
+                "(dice-solver pig rules)", notes)
+
+
+_PAPER = {PUBLISHED_RULE: " (Neller-Presser)"}
+
+
+def _short(rule: Rule) -> str:
+    """A rule in a few characters: "hold 24, end 72", "end 71, 21 + gap/8"."""
+    n = numbers(rule)
+    words = {"end": lambda: f"end {n['end']}",
+             "end_mine": lambda: f"ends {n['end_mine']}/{n['end_theirs']}",
+             "hold": lambda: f"hold {n['hold']}",
+             "base": lambda: f"{n['base']} + gap/{n['divisor']}"}
+    return ", ".join(say() for name, say in words.items() if name in n)
 
 
 def numbers(rule: Rule) -> dict[str, int]:

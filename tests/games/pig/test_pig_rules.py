@@ -119,7 +119,7 @@ def test_the_card_states_values_recomputed_independently(judge40: rf.Judge) -> N
     rule = judge40.rule("pace+end", rf.SHAPE["pace+end"].start(40))
     card = rc.card([rule], judge40.optimal_first, 40)
     first, second = value_iteration(judge40.turns(rule.shape, rule.numbers), judge40.optimal)
-    stated = [float(x) for x in re.findall(r"([0-9.]+)(?:%| more games)", card.cost)]
+    stated = [float(x) for x in re.findall(r"([0-9.]+)(?:%| games in 100)", card.cost)]
     assert stated[:2] == [round(100 * first, 1), round(100 * second, 1)]
     assert stated[2:4] == [round(100 * judge40.optimal_first, 1),
                            round(100 * (1 - judge40.optimal_first), 1)]
