@@ -10,8 +10,9 @@ the goal is always held. Each family is a few integers:
   "keep pace and end race" rule is this family's (G, B, D) = (71, 21, 8) to 100 (Neller and
   Presser, "Practical Play of the Dice Game Pig", The UMAP Journal 31(1), 2010, 5-19: "If either
   player's score is 71 or higher, roll for the goal. Otherwise, hold at 21 + round((j - i)/8)",
-  i the player's score, j the opponent's; quoted from that paper by the Rosetta Code Pig player
-  page and by other programs that implement it);
+  i the player's score, j the opponent's. Only the paper's first page could be read here; the
+  rule is as several independent implementations quote it from the paper, and the paper's own
+  figures for it are not checked here);
 - pace+ends: the same with one end-race score for your own score and one for theirs.
 `round` rounds halves up (floor(x + 1/2), as Java's Math.round does; docs/rules.md, reading
 17).
