@@ -15,7 +15,9 @@ import io
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -23,6 +25,8 @@ from solver.tables import atomic_write
 
 FORMAT = 1  # bump when the arrays' meaning changes
 _warned: list[str] = []  # the one warning given in this process, if any
+_memory: dict[str, object] | None = None  # once `remember` is called: entry -> what it made
+T = TypeVar("T")
 
 
 def code_hash(*modules: str) -> str:
@@ -49,6 +53,29 @@ def _unusable(error: OSError) -> None:
         _warned.append(reason)
         print(f"dice-solver: warning: cache {directory()} cannot be used ({reason}); going on "
               "without it (set DICE_SOLVER_CACHE to a writable directory)", file=sys.stderr)
+
+
+def remember() -> None:
+    """From now on this process keeps in memory what `in_memory` makes: for a long-running
+    process (the page's server), where each request would otherwise read and rebuild the same
+    turn graph. A command line process never calls it: it answers once."""
+    global _memory
+    if _memory is None:
+        _memory = {}
+
+
+def in_memory(key: dict, make: Callable[[], T]) -> T:
+    """`make()`, or once `remember` was called, what it made for this key (in this cache
+    directory) before in this process. None is not kept: it means nothing was found yet."""
+    if _memory is None:
+        return make()
+    name = str(_paths(key, "")[1])
+    if name not in _memory:
+        made = make()
+        if made is None:
+            return made
+        _memory[name] = made
+    return _memory[name]
 
 
 def _paths(key: dict, suffix: str) -> tuple[dict, Path, Path]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
-import time
+import shlex
 
 import click
 
@@ -50,15 +51,20 @@ def serve(port: int, host: str, budget: float) -> None:
 
 
 def _preload() -> None:
-    """Answer each game's example once, so the first request at the table is not the slow one
-    (modules imported, turn graphs built or read from the cache)."""
+    """Answer what the page asks first, once (each game's `preload`, else its example), and
+    say so: modules imported, turn graphs read from the cache and kept in memory for the
+    requests to come (`cache.remember`). Each is held to the server's budget like a request, so
+    a race that is not cached is refused here (and on the page), not solved."""
+    from solver import cache
     from solver.web.api import Api
 
+    cache.remember()
     api = Api()
     for name, game in sorted(registry().items()):
-        command, *args = game.examples.solve
-        query = [(args[i][2:], args[i + 1]) for i in range(0, len(args) - 1, 2)]
-        clock = time.perf_counter()
-        api.run(name, command, query)
-        click.echo(f"preloaded {name} {command} {' '.join(args)} "
-                   f"({time.perf_counter() - clock:.1f} s)", err=True)
+        for command, *args in game.preload or (game.examples.solve,):
+            query = [(args[i][2:], args[i + 1]) for i in range(0, len(args) - 1, 2)]
+            answer = api.run(name, command, query)
+            request = f"{name} {command} {shlex.join(args)}"
+            click.echo(f"preloaded {request} ({answer.seconds:.1f} s)" if answer.status == 200
+                       else f"not preloaded {request}: {json.loads(answer.body)['error']}",
+                       err=True)

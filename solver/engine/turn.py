@@ -224,12 +224,16 @@ class TurnGraph:
         return int(np.searchsorted(self._starts, node, side="right")) - 2
 
     def fingerprint(self) -> str:
-        """A hash of the whole graph: a cache keyed by it cannot outlive a change of rules."""
-        digest = hashlib.sha256()
-        for array in self._flat():
-            digest.update(np.ascontiguousarray(array).tobytes())
-        digest.update(str(self.n_results).encode())
-        return digest.hexdigest()
+        """A hash of the whole graph: a cache keyed by it cannot outlive a change of rules.
+        Hashed once per size (blocks are only ever added): a server asks it every request."""
+        cached = getattr(self, "_fingerprint", None)
+        if cached is None or cached[0] != self.size:
+            digest = hashlib.sha256()
+            for array in self._flat():
+                digest.update(np.ascontiguousarray(array).tobytes())
+            digest.update(str(self.n_results).encode())
+            self._fingerprint = (self.size, digest.hexdigest())
+        return self._fingerprint[1]
 
     def possible_results(self) -> np.ndarray:
         """Which results some edge leads to (the others get no probability under any play)."""

@@ -36,6 +36,9 @@ class Game:
     examples: Examples
     samples: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unit -> CSV columns
     page: tuple[str, ...] = ()  # commands the web page may run: none reads or writes a file
+    # requests (command, options) `serve` answers at start-up, as the page will ask them first
+    # (default: the example solve); each is held to the server's budget, so none starts a solve
+    preload: tuple[tuple[str, ...], ...] = ()
 
     def module(self, name: str) -> ModuleType:
         return import_module(f"{self.package}.{name}")

@@ -8,4 +8,6 @@ GAME = Game(
     samples={"turn": ("score",), "game": ("winner", "score_1", "score_2"),
              "decision": ("turn", "to_roll", "humans", "daleks", "doctors", "exterminates", "roll",
                           "keep", "then")},
-    page=("turn", "best-move", "game"))
+    page=("turn", "best-move", "game"),
+    preload=(("best-move", "--roll", "H4 H4 H2 D3 D2 D2 H4 DOC EXT H2"),  # read, kept: the turn
+             ("best-move", "--roll", "H4 H4 H2 D3 D2 D2 H4 DOC EXT H2", "--scores", "0,0")))

@@ -407,14 +407,9 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     key = cache_key(race, engine)
     use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
     if use_cache and not exact:
-        stored = cache.load(key)
-        if stored is not None:
-            index = {(tuple(row[:-1]), int(row[-1])): i
-                     for i, row in enumerate(stored["positions"].tolist())}
-            return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
-                              iterations=int(stored["iterations"]),
-                              components=int(stored["components"]), cached=True,
-                              engine=engine, mixed=stored.get("mixed", np.empty((0, 0))))
+        cached = cache.in_memory(key, lambda: _read_cached(race, key, engine))
+        if cached is not None:
+            return cached
     if engine == "levels":
         from solver.games.dalek.levels import solve_levels
         values = solve_levels(race, checkpoint, progress, force)
@@ -430,6 +425,21 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
                           "components": np.array(values.components),
                           **({"mixed": values.mixed} if len(values.mixed) else {})})
     return values
+
+
+def _read_cached(race: DalekRace, key: dict, engine: str) -> RaceValues | None:
+    """The values of the race's solve stored in the disk cache under `key`, or None."""
+    from solver import cache
+
+    stored = cache.load(key)
+    if stored is None:
+        return None
+    index = {(tuple(row[:-1]), int(row[-1])): i
+             for i, row in enumerate(stored["positions"].tolist())}
+    return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
+                      iterations=int(stored["iterations"]),
+                      components=int(stored["components"]), cached=True,
+                      engine=engine, mixed=stored.get("mixed", np.empty((0, 0))))
 
 
 def _solve_cyclic(race: DalekRace, exact: bool, progress, force: bool) -> RaceValues:

@@ -219,21 +219,29 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def compile_turn(rules: Rules, use_cache: bool = True, force: bool = False) -> CompiledTurn:
     """The turn graph of these rules: from the disk cache when it was built before by this
-    very code (the key holds a hash of the modules that build it), else built and stored. A
-    build estimated past the budget is refused unless `force` (past the memory limit, always)."""
+    very code (the key holds a hash of the modules that build it), else built and stored (and
+    kept in memory where the process asked `cache.remember`). A build estimated past the
+    budget is refused unless `force` (past the memory limit, always)."""
     from solver import cache
     from solver.games.dalek.cost import check_build
 
+    if not use_cache:
+        check_build(rules, force)
+        return build_turn(rules)
     key = turn_key(rules)
-    stored = cache.load(key) if use_cache else None
-    if stored is not None:
-        return _from_arrays(rules, stored)
-    check_build(rules, force)
-    turn = build_turn(rules)
-    arrays = _to_arrays(turn) if use_cache else None
-    if arrays is not None:
-        cache.store(key, arrays, compress=False)
-    return turn
+
+    def read_or_build() -> CompiledTurn:
+        stored = cache.load(key)
+        if stored is not None:
+            return _from_arrays(rules, stored)
+        check_build(rules, force)
+        turn = build_turn(rules)
+        arrays = _to_arrays(turn)
+        if arrays is not None:
+            cache.store(key, arrays, compress=False)
+        return turn
+
+    return cache.in_memory(key, read_or_build)
 
 
 def turn_key(rules: Rules) -> dict:
