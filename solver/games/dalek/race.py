@@ -29,7 +29,7 @@ from solver.games.dalek.rules import (
 from solver.games.dalek.turn import CompiledTurn
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
-# How a mover chooses among options exactly equal for itself (docs/rules.md, reading 18): the
+# How a mover chooses among options exactly equal for itself (docs/rules.md, reading 15): the
 # first in the turn's fixed order, or the one best for the leader (the highest score among the
 # other seats, the first of them in turn order on equal scores), the next seat or the previous.
 TIE_BREAKS = ("first", "leader", "next", "previous")

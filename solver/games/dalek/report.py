@@ -262,8 +262,17 @@ def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple
     report = best_move_for(race.turn, state, rolled, values.utilities(position),
                            values.exact_utilities(position) if exact else None)
     report["position"].update(scores=list(position[0]), seat=position[1] + 1)
-    return {"verdict": verdict(race.turn.rules, state, report, race=True),
-            "rules": race_data(race), "objective": "win share", **report}
+    said = verdict(race.turn.rules, state, report, race=True)
+    mix = next((m for m in values.mixes() if (tuple(m["scores"]), m["seat"] - 1) == position),
+               None)
+    if mix is not None:  # pure best responses cycle here: the equilibrium mixes (issue 12)
+        report["mixed"] = mix["policies"]
+        said += (" Optimal play here mixes turn policies (no pure one is stable): " + "; ".join(
+            f"with probability {p['probability']:.6f} one that scores 0 with probability "
+            f"{p['p_score_0']:.6f} ({p['expected_points']:.4f} points expected)"
+            for p in mix["policies"]) + ". The options they differ on are worth the same "
+            "to you here.")
+    return {"verdict": said, "rules": race_data(race), "objective": "win share", **report}
 
 
 def contrast(values: RaceValues, positions: list) -> np.ndarray:

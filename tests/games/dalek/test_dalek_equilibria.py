@@ -151,3 +151,88 @@ def test_two_players_paranoid_is_the_equilibrium() -> None:
     for seat in range(2):
         paranoid = solved(2, 14, 4, against=seat)
         assert np.abs(paranoid.table[:, :2] - equilibrium.table[:, :2]).max() <= 1e-12
+
+
+# ---- mixed play where pure best responses cycle -------------------------------------------------
+class PassingGame:
+    """Three seats round a table: the mover stops (payoff row `stop[i]`) or passes, which ends
+    the game half the time (payoff row `end[i]`) and else hands the move to the next seat. Each
+    option leaves the cycle with positive probability, so a stationary equilibrium exists (a
+    stopping game); these payoffs (found by a seeded search) make pure best responses cycle."""
+
+    metrics = 3
+    stop = (("7/8", "0", "1"), ("7/8", "0", "3/4"), ("1/2", "5/8", "1/4"))
+    end = (("1", "1/2", "1/8"), ("5/8", "3/4", "3/4"), ("1", "0", "1/8"))
+
+    def __init__(self) -> None:
+        from solver.engine.cyclic import Terminal
+
+        self.options = Choices([[(0, Fraction(1))], [(1, Fraction(1, 2)), (2, Fraction(1, 2))]],
+                               3)
+        self.stops = [Terminal(tuple(map(Fraction, row))) for row in self.stop]
+        self.ends = [Terminal(tuple(map(Fraction, row))) for row in self.end]
+
+    def start(self) -> int:
+        return 0
+
+    def objective(self, seat: int) -> int:
+        return seat
+
+    def local(self, seat: int) -> Choices:
+        return self.options
+
+    def successors(self, seat: int) -> list:
+        return [self.stops[seat], (seat + 1) % 3, self.ends[seat]]
+
+    def progress(self, seat: int) -> int:
+        return 0
+
+
+def passing_values(stops: list[Fraction]) -> list[list[Fraction]]:
+    """Every seat's payoff at each seat's turn when seat i stops with probability stops[i],
+    in exact rationals: V_i = s_i stop_i + (1 - s_i)/2 (end_i + V_{i+1}), a cycle solved by
+    unrolling it once round the table."""
+    game = PassingGame
+    stop = [[Fraction(x) for x in row] for row in game.stop]
+    end = [[Fraction(x) for x in row] for row in game.end]
+    values = []
+    for first in range(3):
+        # V_first = c + k V_first, round the table: c and k accumulated seat by seat
+        constant, factor = [Fraction(0)] * 3, Fraction(1)
+        for step in range(3):
+            i = (first + step) % 3
+            s = stops[i]
+            constant = [c + factor * (s * stop[i][m] + (1 - s) / 2 * end[i][m])
+                        for m, c in enumerate(constant)]
+            factor *= (1 - stops[i]) / 2
+        values.append([c / (1 - factor) for c in constant])
+    return values
+
+
+def test_where_pure_play_cycles_the_engine_mixes_to_an_exact_equilibrium() -> None:
+    """Pure policy iteration cycles in this game; the engine plays a mixed equilibrium with a
+    residual within 1e-12. Checked exactly: the weights, read as rationals, make each mixing
+    seat exactly indifferent between stopping and passing, and the pure seat's choice is a best
+    response (each seat's two options valued from the exact values of the next seat's turn)."""
+    from solver.engine.cyclic import solve
+
+    solution = solve(PassingGame())
+    assert solution.residual <= 1e-12
+    assert len(solution.mixed) == 1
+    positions, mix = solution.mixed[0]
+    assert positions == [0, 1, 2]
+    played = mix.policies[:, 0]  # the chance of result 0: stopping
+    stops = [Fraction(float(p)).limit_denominator(1000) for p in played]
+    assert max(abs(float(s) - p) for s, p in zip(stops, played)) < 1e-12
+    values = passing_values(stops)
+    for seat in range(3):
+        stop = Fraction(PassingGame.stop[seat][seat])
+        passing = (Fraction(PassingGame.end[seat][seat]) + values[(seat + 1) % 3][seat]) / 2
+        if 0 < stops[seat] < 1:
+            assert stop == passing
+        else:
+            assert (stop >= passing) if stops[seat] == 1 else (passing >= stop)
+        assert values[seat][seat] == max(stop, passing)
+    assert sum(0 < s < 1 for s in stops) >= 1
+    for seat, row in enumerate(values):
+        assert np.abs(solution.values(seat) - np.array(row, dtype=float)).max() <= 1e-12
