@@ -266,6 +266,15 @@ class Edges:
         """The position (its place in the batch) of each edge."""
         return np.repeat(np.arange(len(self.start) - 1), np.diff(self.start))
 
+    def take(self, rows: np.ndarray) -> Edges:
+        """The edges of these positions (places in the batch), in that order."""
+        if np.array_equal(rows, np.arange(len(self.start) - 1)):
+            return self
+        counts = np.diff(self.start)[rows]
+        start = np.concatenate([[0], np.cumsum(counts)])
+        index = np.repeat(self.start[rows] - start[:-1], counts) + np.arange(start[-1])
+        return Edges(start, self.target[index], self.probability[index], self.option[index])
+
 
 class OptionGame(Protocol):
     """A level game whose movers choose among explicit options (`Edges`), instead of playing a
@@ -398,7 +407,6 @@ class _Solver:
 
     def __init__(self, game: LevelGame | OptionGame, tolerance: float) -> None:
         self.game, self.tolerance = game, tolerance
-        self.chunk = _OptionChunk if hasattr(game, "options") else _TurnChunk
         self.values = np.full((game.metrics, game.size), np.nan)
         self.state = np.zeros(game.size, dtype=np.uint8)
         self.state[_reachable(game)] = REACHABLE
@@ -433,10 +441,15 @@ class _Solver:
         members = self.game.positions(level)
         members = members[(self.state[members] & REACHABLE).astype(bool)]
         stats = LevelStats(positions=len(members))
-        labels = _components(self.game, members)
+        # an option game's level is nearly one component: its options, computed once, serve
+        # the component search and the chunks
+        edges = self.game.options(members) if hasattr(self.game, "options") else None
+        labels = _components(self.game, members, edges)
         order = np.argsort(labels, kind="stable")
         for part in _whole_components(labels[order], CHUNK):
-            chunk = self.chunk(self, members[order[part]], labels[order[part]])
+            rows = order[part]
+            chunk = (_TurnChunk(self, members[rows], labels[rows]) if edges is None else
+                     _OptionChunk(self, members[rows], labels[rows], edges.take(rows)))
             stats.add(chunk.run())
             update(len(chunk.positions))
         stats.seconds = time.perf_counter() - clock
@@ -510,15 +523,18 @@ def _reachable(game: LevelGame | OptionGame) -> np.ndarray:
     return reached
 
 
-def _components(game: LevelGame | OptionGame, members: np.ndarray) -> np.ndarray:
+def _components(game: LevelGame | OptionGame, members: np.ndarray, edges: Edges | None = None
+                ) -> np.ndarray:
     """A component label per member: members linked by results that stay in the level (either
-    way) share one. Components are what policy iteration solves as one linear system."""
+    way) share one. Components are what policy iteration solves as one linear system. An option
+    game's `edges` are the members' options, if computed already."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
     rows, cols = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
-    for start in range(0, len(members), CHUNK):
-        row, target = _links(game, members[start:start + CHUNK], every=True)
+    for start in range(0, len(members), CHUNK if edges is None else max(len(members), 1)):
+        row, target = (_links(game, members[start:start + CHUNK], every=True) if edges is None
+                       else (edges.row, edges.target))
         place = _within(members, target)
         inside = place >= 0
         rows.append(row[inside] + start)
@@ -707,9 +723,9 @@ class _OptionChunk(_Chunk):
     direct solve grows too fast; every policy leaves the level with some probability within
     two moves, so the sweeps contract)."""
 
-    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
+    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray,
+                 edges: Edges) -> None:
         super().__init__(solver, positions, labels)
-        edges = solver.game.options(positions)
         self.edges, self.row = edges, edges.row
         self.edge_objective = self.objective[self.row]
         self.inside = self.member_of(edges.target)  # member an edge leads to
