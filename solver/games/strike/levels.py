@@ -82,7 +82,7 @@ class LevelStrike:
                 self.offset[out, k] = self.level_start[-1] if k == 0 else \
                     self.offset[out, k - 1] + self._block(out, k - 1)
             self.level_start.append(self.offset[out, NUMBERS] + self._block(out, NUMBERS))
-        self.size = self.level_start[-1]
+        self.size = int(self.level_start[-1])
         self.levels = self.total  # the setup, then 0..total-2 dice out
         self._terminal_table = self._payoffs()
         self._terminal_rows: dict[tuple, int] = {}
