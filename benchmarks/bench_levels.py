@@ -130,7 +130,7 @@ def strike_rows(options: argparse.Namespace) -> None:
     header = ["players", "dice", "numbers", "positions", "seconds", "CPU s", "peak MB",
               "beyond MB", "beyond B/pos", "sweeps/level", "CPU us/pos", "P(win) by seat",
               "residual"]
-    rows = []
+    rows, sizes = [], []
     for players, dice in cases:
         data, memory = run(players, dice, STRIKE)
         if data is None:
@@ -144,9 +144,14 @@ def strike_rows(options: argparse.Namespace) -> None:
                          f"{data['sweeps']:.0f}", f"{1e6 * data['cpu'] / data['positions']:.1f}",
                          ", ".join(f"{v:.4f}" for v in data["seats"]),
                          f"{data['residual']:.1e}"))
+            sizes.append((data["positions"], data["beyond"]))
         print(table(header, rows[-1:]).splitlines()[-1], flush=True)
     print()
     print(table(header, rows))
+    if len(sizes) >= 2:
+        (small, held_small), (large, held_large) = sorted(sizes)[-2:]
+        print(f"Strike: held beyond the values, per position reached (between the two largest "
+              f"solves): {(held_large - held_small) / max(large - small, 1):.0f} bytes")
 
 
 def race_rows(options: argparse.Namespace) -> None:
