@@ -253,15 +253,16 @@ def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_
     from the cache when that race was solved before). With 3 or more players, where pure best
     responses cycle the movers mix turn policies (listed in --json)."""
     clock = time.perf_counter()
+    seats = players or (2 if scores is None else len(scores))
+    if head_starts and (seats != 2 or scores is not None):
+        raise InputError("--head-starts is for two players from the start (no --scores)")
     if scores is None:
         if given("seat"):
             raise InputError("--seat is the seat to move in a --scores position: give --scores")
-        race = _race(rules, 2 if players is None else players, target, tie_value, force)
+        race = _race(rules, seats, target, tie_value, force)
         position = race.start()
     else:
         race, position = _race_position(rules, scores, seat, players, target, tie_value, force)
-    if head_starts and (race.players != 2 or scores is not None):
-        raise InputError("--head-starts is for two players from the start (no --scores)")
     values = solved(race, exact, quiet, no_cache, force)
     summary = dalek_report.game_summary(values, position)
     if head_starts:
