@@ -14,16 +14,13 @@ and a later run with the same file resumes where it stopped.
 from __future__ import annotations
 
 import functools
-import json
-import os
 import sys
 from dataclasses import dataclass, replace
-from difflib import get_close_matches
-from pathlib import Path
 
 import click
 
 from solver.commands import OutputPath
+from solver.companion import hint, read_save, replay, write_save
 from solver.errors import InputError
 from solver.faces import dice_words
 from solver.games.dalek import report as dalek_report
@@ -255,17 +252,6 @@ def _option_words(option: dict) -> str:
         option["action"]]
 
 
-def hint(line: str, error: InputError) -> str:
-    """One line for a line the companion cannot take: a word it resembles, or the error."""
-    word, *rest = line.lower().split()
-    if word in WORDS and word != "took" and rest:
-        return f"? type {word} alone on its line"
-    close = get_close_matches(word, WORDS, n=1, cutoff=0.6)
-    if close and word not in WORDS:
-        return f"? did you mean {close[0]}? (help lists the words)"
-    return f"? {error} (help lists the words)"
-
-
 def answer(companion: Companion, line: str, save_file: str | None) -> str:
     """What the companion says to one line typed at the table (saving the game after a line
     it takes)."""
@@ -277,7 +263,7 @@ def answer(companion: Companion, line: str, save_file: str | None) -> str:
     try:
         said = companion.undo() if word == "undo" else companion.read(line)
     except InputError as error:
-        return hint(line, error)
+        return hint(line, error, WORDS, longer=("took",))
     if save_file and not save(save_file, companion):
         said += f"\n? cannot write {save_file}: this line is not saved"
     return said
@@ -311,17 +297,10 @@ def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
 def load_saved(path: str, setup: dict) -> list[str]:
     """The lines a save file holds, if it exists and is this game's (else one clear error);
     none for a new or empty file."""
-    from solver.samples import read_text
-
-    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+    found = read_save(path, "game", "Dalek Dice game")
+    if found is None:
         return []
-    try:
-        data = json.loads(read_text(path, f"save file {path}"))
-        saved, lines = data["game"], data["lines"]
-        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
-            raise TypeError
-    except (ValueError, KeyError, TypeError, RecursionError):
-        raise InputError(f"save file {path} is not a saved Dalek Dice game") from None
+    saved, lines = found
     if saved != setup:
         raise InputError(f"save file {path} holds another game ({_setup_words(saved)}): give "
                          f"its options, or another file")
@@ -336,32 +315,14 @@ def _setup_words(setup: object) -> str:
 
 
 def save(path: str, companion: Companion) -> bool:
-    """The game and its lines so far, written whole (a crash leaves the last save); False
-    when the file cannot be written (the game goes on)."""
-    data = {"game": setup(companion.rules, companion.players, companion.target),
-            "lines": companion.lines}
-    scratch = f"{path}.tmp"
-    try:
-        Path(scratch).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(scratch, path)
-    except OSError:
-        return False
-    return True
+    """The game and its lines so far (False when the file cannot be written: play goes on)."""
+    return write_save(path, {"game": setup(companion.rules, companion.players, companion.target),
+                             "lines": companion.lines})
 
 
 def setup(rules: Rules, players: int, target: int) -> dict:
     """What a save file must match to resume: the rules, the players and the target."""
     return {**dalek_report.rules_data(rules), "players": players, "target": target}
-
-
-def resume(companion: Companion, lines: list[str]) -> None:
-    """Replay saved lines (each one read as it was at the table)."""
-    for number, line in enumerate(lines, 1):
-        try:
-            companion.read(line)
-        except InputError as error:
-            raise InputError(f"saved line {number} ({line[:40]!r}) cannot be replayed: "
-                             f"{error}") from None
 
 
 def _die_from_a_file(command):
@@ -402,7 +363,7 @@ def play(rules, force, players, target, solve, save_file, quiet) -> None:
     race = DalekRace(compile_turn(rules, force=force), players, target)
     values, plays_for = race_values(race, solve, quiet, force)
     companion = Companion(race, values)
-    resume(companion, lines)
+    replay(companion.read, lines)
     click.echo(f"Dalek Dice, {players} players to {target} ({rules.dice} dice: {rules.label}; "
                f"tie rule {rules.tie_rule}). {plays_for}")
     click.echo(companion.said[-1])

@@ -119,7 +119,7 @@ def test_undo_stop_score_help_took_and_typos() -> None:
     out = play(first, "undi", "2x Humn 4", "help", "score", "undo", first,
                f"took {' '.join(other['keep'])} roll", "score please", "stop", "stop")
     assert out.count(report["verdict"]) == 2  # the same advice after undo
-    assert "? did you mean undo? (help lists the words)" in out
+    assert "? did you mean undo? (help lists the commands)" in out
     assert any(line.startswith("? unknown face 'Humn 4'") and "did you mean Human 4?" in line
                for line in out)
     assert any(line.startswith("  took KEEP [roll|stop]") for line in out)
@@ -133,7 +133,7 @@ def test_undo_stop_score_help_took_and_typos() -> None:
     assert out[stop].startswith(f"Seat 1 scores {points} (stops). Scores: {points}, 0.")
     assert out[stop + 1] == f"Seat 2, roll {DICE} dice:"
     assert out[-1] == "? nothing to stop: seat 2 has not rolled yet this turn (a turn starts " \
-                      "with a roll) (help lists the words)"
+                      "with a roll) (help lists the commands)"
 
 
 def test_took_then_rolls_on_with_best_moves_advice() -> None:
