@@ -29,13 +29,15 @@ def hint(line: str, error: InputError, words: Sequence[str], longer: Sequence[st
     return f"? {error} (help lists the commands)"
 
 
-def read_save(path: str, key: str, what: str) -> tuple[object, list[str]] | None:
-    """The set-up (under `key`) and lines a save file holds; None for a new or empty file;
-    one clear error when it is not a save of `what`."""
+def read_save(path: str, key: str, what: str, setup: object,
+              another: Callable[[object], str]) -> list[str]:
+    """The lines a save file holds when it saved this very game (its set-up, under `key`,
+    equals `setup`); none for a new or empty file; one clear error when it is not a save of
+    `what`, or saved another game (`another` names it from its set-up)."""
     from solver.samples import read_text
 
     if not Path(path).is_file() or Path(path).stat().st_size == 0:
-        return None
+        return []
     try:
         data = json.loads(read_text(path, f"save file {path}"))
         saved, lines = data[key], data["lines"]
@@ -43,7 +45,10 @@ def read_save(path: str, key: str, what: str) -> tuple[object, list[str]] | None
             raise TypeError
     except (ValueError, KeyError, TypeError, RecursionError):
         raise InputError(f"save file {path} is not a saved {what}") from None
-    return saved, lines
+    if saved != setup:
+        raise InputError(f"save file {path} holds another {another(saved)}: give its options, "
+                         f"or another file")
+    return lines
 
 
 def write_save(path: str, data: dict) -> bool:

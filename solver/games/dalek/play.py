@@ -294,24 +294,11 @@ def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
 
 
 # ---- saving and resuming ---------------------------------------------------------------------
-def load_saved(path: str, setup: dict) -> list[str]:
-    """The lines a save file holds, if it exists and is this game's (else one clear error);
-    none for a new or empty file."""
-    found = read_save(path, "game", "Dalek Dice game")
-    if found is None:
-        return []
-    saved, lines = found
-    if saved != setup:
-        raise InputError(f"save file {path} holds another game ({_setup_words(saved)}): give "
-                         f"its options, or another file")
-    return lines
-
-
-def _setup_words(setup: object) -> str:
+def _another(setup: object) -> str:
     if not isinstance(setup, dict):
-        return "unreadable"
-    return (f"{setup.get('players')} players to {setup.get('target')}, {setup.get('dice')} dice "
-            f"{' '.join(map(str, setup.get('faces') or []))}")
+        return "game (unreadable)"
+    return (f"game ({setup.get('players')} players to {setup.get('target')}, "
+            f"{setup.get('dice')} dice {' '.join(map(str, setup.get('faces') or []))})")
 
 
 def save(path: str, companion: Companion) -> bool:
@@ -359,7 +346,8 @@ def play(rules, force, players, target, solve, save_file, quiet) -> None:
     The advice is taken to be followed. Words: took KEEP [roll|stop] (you kept something
     else), stop (bank the turn now), score, undo, help, quit. Advice plays for the win when
     the race is cached or cheap (see --race), else for expected points, and says which."""
-    lines = load_saved(save_file, setup(rules, players, target)) if save_file else []
+    lines = read_save(save_file, "game", "Dalek Dice game", setup(rules, players, target),
+                      _another) if save_file else []
     race = DalekRace(compile_turn(rules, force=force), players, target)
     values, plays_for = race_values(race, solve, quiet, force)
     companion = Companion(race, values)

@@ -238,23 +238,10 @@ def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
     return (*values[:seat], value, *values[seat + 1:])
 
 
-def load_saved(path: str, setup: dict) -> list[str]:
-    """The lines a save file holds, if it exists and is this game's (else one clear error);
-    none for a new or empty file."""
-    stored = read_save(path, "game", "Strike game")
-    if stored is None:
-        return []
-    saved, lines = stored
-    if saved != setup:
-        raise InputError(f"save file {path} holds another Strike game ({_options(saved)}): "
-                         f"give its options, or another file")
-    return lines
-
-
-def _options(setup: object) -> str:
+def _another(setup: object) -> str:
     if not isinstance(setup, dict):
-        return "unreadable options"
-    return ", ".join(f"{k} {v}" for k, v in setup.items())
+        return "Strike game (unreadable options)"
+    return f"Strike game ({', '.join(f'{k} {v}' for k, v in setup.items())})"
 
 
 @click.command()
@@ -274,7 +261,7 @@ def play(players, edition, dice, hit, miss, fly_out, empty_arena, scoring, save_
              "empty_arena": empty_arena, "scoring": scoring}
     companion = Companion(setup, force)
     if save_file:
-        replay(companion.read, load_saved(save_file, setup))
+        replay(companion.read, read_save(save_file, "game", "Strike game", setup, _another))
     run(companion.first(), lambda line: answer(companion, line, save_file),
         lambda: "Stopped." if companion.state.winner is None else "Game over.")
 
