@@ -28,10 +28,16 @@ class Card:
     notes: tuple[str, ...] = field(default=())  # a line or two of small print
 
 
-def render(card: Card, path: Path) -> Path:
-    """Draw the card into `path` (.pdf or .png, by its suffix)."""
+def check_path(path: Path) -> Path:
+    """A card's file: .pdf or .png (else one clear error)."""
     if path.suffix.lower() not in (".pdf", ".png"):
         raise InputError(f"a card is written as .pdf or .png, not {path.name!r}")
+    return path
+
+
+def render(card: Card, path: Path) -> Path:
+    """Draw the card into `path` (.pdf or .png, by its suffix)."""
+    check_path(path)
     try:
         import matplotlib
 

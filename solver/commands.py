@@ -7,13 +7,15 @@ import json
 import shlex
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import click
 
 from solver.formatting import exact_text, table
 
-__all__ = ["ENGINES", "FractionType", "InputPath", "OutputPath", "Progress", "command_line",
-           "emit", "engine_options", "exact_text", "json_option", "solving", "table"]
+__all__ = ["ENGINES", "FractionType", "InputPath", "OutputPath", "Progress", "card_option",
+           "command_line", "emit", "engine_options", "exact_text", "json_option", "solving",
+           "table"]
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 
@@ -123,6 +125,17 @@ class Progress:
             self.bar.__exit__(None, None, None)
             self.bar = None
 
+
+
+def _card_file(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from solver.cards import check_path
+
+    return str(check_path(Path(value)))
+
+
+card_option = click.option("--out", required=True, type=OutputPath(), callback=_card_file,
+                           help="The card to write: a .pdf or a .png file (one A6 page); "
+                                "checked before any search.")
 
 ENGINES = ("auto", "cyclic", "levels")
 

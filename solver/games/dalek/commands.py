@@ -18,6 +18,7 @@ from solver.commands import (
     InputPath,
     OutputPath,
     Progress,
+    card_option,
     command_line,
     emit,
     engine_options,
@@ -572,8 +573,7 @@ def rules_command(rules, force, as_json) -> None:
 
 @dalek.command("card")
 @rules_options
-@click.option("--out", required=True, type=OutputPath(),
-              help="The card to write: a .pdf or a .png file (one A6 page).")
+@card_option
 @json_option
 def card_command(rules, force, out, as_json) -> None:
     """A strategy card for one turn: the smallest rule of `dalek rules` within 0.05 points of
@@ -583,8 +583,6 @@ def card_command(rules, force, out, as_json) -> None:
     from solver.games.dalek import rulecard
 
     clock = time.perf_counter()
-    if Path(out).suffix.lower() not in (".pdf", ".png"):
-        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
     pairs, rows, cached = _learned(rules, force)
     footer = (f"dice-solver dalek card: exact values for {rules.dice} dice ({rules.label}), tie "
               f"rule {rules.tie_rule}; every rule of each size: dalek rules --json")

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import click
 
-from solver.commands import OutputPath, Progress, emit, json_option, table
+from solver.commands import Progress, card_option, emit, json_option, table
 from solver.engine.cyclic import solve
-from solver.errors import InputError
 from solver.formatting import exact_text
 from solver.games.pig.cost import MAX_TARGET, check_solves
 from solver.games.pig.model import PigGame
@@ -162,8 +161,7 @@ def rules_command(target, force, as_json) -> None:
 
 
 @pig.command("card")
-@click.option("--out", required=True, type=OutputPath(),
-              help="The card to write: a .pdf or a .png file (one A6 page).")
+@card_option
 @target_option
 @force_option
 @json_option
@@ -175,8 +173,6 @@ def card_command(out, target, force, as_json) -> None:
     from solver.games.pig import rulefamilies as rf
 
     start = time.perf_counter()
-    if Path(out).suffix.lower() not in (".pdf", ".png"):
-        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
     best, _, optimal_first, cached = rf.learned(target, force)
     card = rc.card(best, optimal_first, target)
     render(card, Path(out))

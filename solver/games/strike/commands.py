@@ -13,6 +13,7 @@ from solver.commands import (
     FractionType,
     OutputPath,
     Progress,
+    card_option,
     command_line,
     emit,
     engine_options,
@@ -335,8 +336,7 @@ def rules_command(as_json) -> None:
 
 
 @strike.command("card")
-@click.option("--out", required=True, type=OutputPath(),
-              help="The card to write: a .pdf or a .png file (one A6 page).")
+@card_option
 @json_option
 def card_command(out, as_json) -> None:
     """A strategy card: the best rule for when to throw again (2 players, 9 dice each), with
@@ -345,8 +345,6 @@ def card_command(out, as_json) -> None:
     from solver.games.strike import throwrules
 
     start = time.perf_counter()
-    if Path(out).suffix.lower() not in (".pdf", ".png"):
-        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
     rows, cached = throwrules.learned()
     card = throwrules.card(rows)
     render(card, Path(out))

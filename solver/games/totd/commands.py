@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from solver.commands import InputPath, OutputPath, command_line, emit, json_option, table
+from solver.commands import (
+    InputPath,
+    OutputPath,
+    card_option,
+    command_line,
+    emit,
+    json_option,
+    table,
+)
 from solver.errors import InputError
 from solver.games.totd import report as totd_report
 from solver.games.totd.rules import (
@@ -351,8 +359,7 @@ def rules_command(as_json) -> None:
 
 
 @totd.command("card")
-@click.option("--out", required=True, type=OutputPath(),
-              help="The card to write: a .pdf or a .png file (one A6 page).")
+@card_option
 @json_option
 def card_command(out, as_json) -> None:
     """A strategy card: the best rule for which tool to use next, with its cost against
@@ -362,8 +369,6 @@ def card_command(out, as_json) -> None:
     from solver.games.totd import toolrules
 
     start = time.perf_counter()
-    if Path(out).suffix.lower() not in (".pdf", ".png"):
-        raise InputError(f"a card is written as .pdf or .png, not {Path(out).name!r}")
     rows, cached = toolrules.learned()
     card = toolrules.card(rows)
     render(card, Path(out))
