@@ -48,8 +48,8 @@ def check(what: str, seconds: float, memory: float, force: bool = False) -> None
         raise InputError(f"{what} would need about {_bytes(memory)} of memory, more than this "
                          f"machine can give ({_bytes(memory_limit())})")
     if seconds > budget() and not force:
-        raise InputError(f"{what} would take about {_duration(seconds)} (budget "
-                         f"{_duration(budget())}): add --force to run it anyway")
+        raise InputError(f"{what} would take about {duration(seconds)} (budget "
+                         f"{duration(budget())}): add --force to run it anyway")
 
 
 def _bytes(count: float) -> str:
@@ -61,7 +61,8 @@ def _bytes(count: float) -> str:
     return f"{count:.0f} bytes" if power == 0 else f"{count:.1f} {units[power]}"
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
+    """Seconds in the unit a reader takes in at once (s, min, h, days): estimates and ETAs."""
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 7200:

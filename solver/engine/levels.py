@@ -48,7 +48,7 @@ from solver.engine import mixed
 from solver.engine.iteration import TOLERANCE, iterate
 from solver.engine.mixed import Mixed
 from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
-from solver.limits import _duration
+from solver.limits import duration
 
 TILE = 16  # columns per turn pass: node values of a tile fit a core's share of the cache
 CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
@@ -874,7 +874,7 @@ class StatusLines:
         elapsed = status.seconds - since
         rate = (status.positions_done - then) / elapsed if elapsed > 0 else 0.0
         left = status.positions - status.positions_done
-        eta = f"{_duration(left / rate)} left" if rate > 0 else "time left unknown"
+        eta = f"{duration(left / rate)} left" if rate > 0 else "time left unknown"
         return (f"levels {status.levels_done}/{status.levels}, positions "
                 f"{status.positions_done:,}/{status.positions:,}, {rate:,.0f} positions/s, "
                 f"{eta}")

@@ -41,7 +41,7 @@ from solver.games.dalek.rules import (
     winners,
 )
 from solver.games.dalek.turn import END, ROLL, STOP, compile_turn, place
-from solver.limits import _duration, budget, memory_limit
+from solver.limits import budget, duration, memory_limit
 
 CHEAP = 30.0  # seconds: a race estimated within this (and the budget) is solved at the start
 WORDS = ("undo", "stop", "score", "help", "took", "quit")
@@ -284,10 +284,10 @@ def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
     cached = solve is not False and cache.load(cache_key(race, engine)) is not None
     if not (cached or solve or (solve is None and cheap)):
         why = " (--points)." if solve is False else \
-            f": {name} is not solved yet (about {_duration(seconds)}; --race solves it first)."
+            f": {name} is not solved yet (about {duration(seconds)}; --race solves it first)."
         return None, f"The advice plays for expected points{why}"
     if not (cached or quiet):
-        click.echo(f"Solving {name} (estimated {_duration(seconds)}; cached afterwards)...",
+        click.echo(f"Solving {name} (estimated {duration(seconds)}; cached afterwards)...",
                    err=True)
     values = solved(race, False, quiet, False, force)
     return values, "The advice plays for the win (win chances: each seat's share of the win)."
