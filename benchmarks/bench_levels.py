@@ -29,19 +29,16 @@ from solver.formatting import table
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SOLVE = """
+HEAD = """
 import csv, json, resource, sys, time
 import numpy as np
 import scipy.sparse.csgraph  # imported before measuring: what the solve holds, not the code
 from solver.engine import levels
-from solver.games.dalek.levels import LevelRace
-from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
-from solver.games.dalek.turn import compile_turn
-players, target, table = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-race = DalekRace(compile_turn(parse_rules(), use_cache=False), players, target)
-game = LevelRace(race)
-game.turn.respond(np.zeros((2 * levels.TILE, game.turn.n_results)), True)  # compile, allocate
+"""
+
+# `game` (and `players`) set up before it: the solve's wall and CPU time, and the peak memory it
+# holds beyond what the process held before and beyond its values.
+MEASURE = """
 page = resource.getpagesize()
 with open("/proc/self/statm") as statm:
     before = int(statm.read().split()[1]) * page
@@ -51,10 +48,22 @@ seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 total = solution.total
 result = {"seconds": seconds, "cpu": cpu, "positions": total.positions, "size": game.size,
-          "beyond": peak - before - solution.values.nbytes,
-          "backward": total.backward / total.positions,
-          "forward": total.forward / total.positions,
-          "seats": solution.values[:players, game.start()].tolist(), "residual": total.residual}
+          "beyond": peak - before - solution.values.nbytes, "residual": total.residual,
+          "seats": solution.values[:players, game.start()].tolist()}
+"""
+
+SOLVE = HEAD + """
+from solver.games.dalek.levels import LevelRace
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
+players, target, table = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+race = DalekRace(compile_turn(parse_rules(), use_cache=False), players, target)
+game = LevelRace(race)
+game.turn.respond(np.zeros((2 * levels.TILE, game.turn.n_results)), True)  # compile, allocate
+""" + MEASURE + """
+result["backward"] = total.backward / total.positions
+result["forward"] = total.forward / total.positions
 if table != "-":
     worst, metric = 0.0, race.metric
     with open(table) as handle:
@@ -71,27 +80,14 @@ print(json.dumps(result))
 
 TABLE = ROOT / "tables" / "dalek_dice" / "race_2p_60" / "race_positions.csv"
 
-STRIKE = """
-import json, resource, sys, time
-import numpy as np
-import scipy.sparse.csgraph  # imported before measuring: what the solve holds, not the code
-from solver.engine import levels
+STRIKE = HEAD + """
 from solver.games.strike.levels import LevelStrike
 from solver.games.strike.model import Strike
 players, dice = int(sys.argv[1]), int(sys.argv[2])
 game = LevelStrike(Strike(players, dice))
-page = resource.getpagesize()
-with open("/proc/self/statm") as statm:
-    before = int(statm.read().split()[1]) * page
-start, cpu = time.perf_counter(), time.process_time()
-solution = levels.solve(game)
-seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-total = solution.total
-print(json.dumps({"seconds": seconds, "cpu": cpu, "positions": total.positions,
-                  "size": game.size, "beyond": peak - before - solution.values.nbytes,
-                  "sweeps": total.sweeps / game.levels, "residual": total.residual,
-                  "seats": solution.values[:players, game.start()].tolist()}))
+""" + MEASURE + """
+result["sweeps"] = total.sweeps / game.levels
+print(json.dumps(result))
 """
 
 
