@@ -1,11 +1,10 @@
 """What every game's click commands share: output for people and for machines, parameter types,
-the options all games spell alike, and the progress bar."""
+and the options all games spell alike."""
 
 from __future__ import annotations
 
 import json
 import shlex
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import click
 
 from solver.formatting import exact_text, table
 
-__all__ = ["ENGINES", "FractionType", "InputPath", "OutputPath", "Progress", "card_option",
+__all__ = ["ENGINES", "FractionType", "InputPath", "OutputPath", "card_option",
            "command_line", "emit", "engine_options", "exact_text", "json_option", "solving",
            "table"]
 
@@ -100,31 +99,6 @@ class FractionType(click.ParamType):
         if not 0 <= result <= 1:
             self.fail(f"{value} is not a probability between 0 and 1", param, ctx)
         return result
-
-
-class Progress:
-    """A progress bar on stderr for long solves: only on a terminal, and never with --quiet."""
-
-    def __init__(self, label: str, quiet: bool) -> None:
-        self.label = label
-        self.enabled = not quiet and sys.stderr.isatty()
-        self.bar = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done - self.bar.pos)
-        if done >= total:
-            self.close()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
-
 
 
 def _card_file(ctx: click.Context, param: click.Parameter, value: str) -> str:

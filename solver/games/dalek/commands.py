@@ -17,7 +17,6 @@ from solver.commands import (
     FractionType,
     InputPath,
     OutputPath,
-    Progress,
     card_option,
     command_line,
     emit,
@@ -56,6 +55,7 @@ from solver.games.dalek.rules import (
     parse_rules,
 )
 from solver.games.dalek.turn import check_position, compile_turn
+from solver.progress import Progress
 
 FORCE_HELP = ("Run it even if it is estimated to take longer than the time budget "
               "($DICE_SOLVER_BUDGET seconds, default 2 h); the memory limit always holds.")
@@ -175,17 +175,10 @@ def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: boo
             ) -> RaceValues:
     """The race solved (read from the cache when possible), after its cost is checked."""
     engine, checkpoint = engine_for(race, exact)
-    label = f"solving {race.players}-player race to {race.target}"
-    if engine == "levels":
-        from solver.engine.levels import StatusLines
-        return solve_race(race, progress=StatusLines(label, quiet), use_cache=not no_cache,
-                          force=force, engine=engine, checkpoint=checkpoint)
-    progress = Progress(label, quiet)
-    try:
-        return solve_race(race, exact=exact, progress=progress, use_cache=not no_cache,
-                          force=force, engine=engine)
-    finally:
-        progress.close()
+    with Progress(f"solving {race.players}-player race to {race.target}", quiet) as progress:
+        return solve_race(race, exact=exact, use_cache=not no_cache, force=force, engine=engine,
+                          checkpoint=checkpoint,
+                          progress=progress if engine == "levels" else progress.steps)
 
 
 def _timings(clock: float, cached: bool) -> dict:

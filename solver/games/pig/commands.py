@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
-from solver.commands import Progress, card_option, emit, json_option, table
+from solver.commands import card_option, emit, json_option, table
 from solver.engine.cyclic import solve
 from solver.formatting import exact_text
 from solver.games.pig.cost import MAX_TARGET, check_solves
 from solver.games.pig.model import PigGame
 from solver.games.pig.rules import PLAYERS
+from solver.progress import Progress
 
 # Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: to 100,
 # the first player wins about 0.5306 under optimal play and about 0.5347 when both hold at 20.
@@ -68,9 +69,8 @@ def game(target, hold, exact, quiet, force, as_json) -> None:
     for name, holds in (("optimal", None), (f"hold {hold}", hold)):
         rules = PigGame(target, holds)
         label = name if holds is None else f"hold at {hold}"
-        progress = Progress(f"Pig to {target}, {label}", quiet)
-        solution = solve(rules, rules.start(), exact=exact, progress=progress)
-        progress.close()
+        with Progress(f"Pig to {target}, {label}", quiet) as progress:
+            solution = solve(rules, rules.start(), exact=exact, progress=progress.steps)
         first = float(solution.values(rules.start())[0])
         entry = {"name": name, "p_first_wins": first}
         if exact:

@@ -12,7 +12,6 @@ import click
 from solver.commands import (
     FractionType,
     OutputPath,
-    Progress,
     card_option,
     command_line,
     emit,
@@ -26,7 +25,7 @@ from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike import report as strike_report
 from solver.games.strike.cost import check_solves, positions
-from solver.games.strike.model import Strike
+from solver.games.strike.model import Position, Strike
 from solver.games.strike.rules import (
     DEFAULT_EDITION,
     DEFAULT_EMPTY_ARENA,
@@ -41,6 +40,7 @@ from solver.games.strike.rules import (
     dice_per_player,
 )
 from solver.games.strike.typed import read_dice
+from solver.progress import Progress
 
 TEXT_TOP = 8  # options best-move lists in text
 LEVELS_BY_DEFAULT = 20_000  # positions (cost.positions) above which game takes the level engine
@@ -113,6 +113,9 @@ def solve_options(command):
     return add_options(command, [
         click.option("--exact", is_flag=True, help="Exact rationals (small dice counts only)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--no-cache", is_flag=True,
+                     help="Solve again instead of reading the cache (the level engine's "
+                          "solves are cached)."),
         force_option,
     ])
 
@@ -144,11 +147,8 @@ def solve_checked(game: Strike, start, exact: bool, quiet: bool, force: bool,
     """Solve from `start`, refused first if estimated too long or too large (cost.py)."""
     check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
                  f"{' exactly' if exact else ''}", [game], exact, force, in_play)
-    progress = Progress(f"solving {game.players}-player Strike", quiet)
-    try:
-        return solve(game, start, exact=exact, progress=progress)
-    finally:
-        progress.close()
+    with Progress(f"solving {game.players}-player Strike", quiet) as progress:
+        return solve(game, start, exact=exact, progress=progress.steps)
 
 
 def _seat_rows(seats: list[dict], exact: bool, scoring: str) -> str:
@@ -172,104 +172,143 @@ def _engine_options(command):
         "strike", f"levels above {LEVELS_BY_DEFAULT:,} positions unless --exact, else cyclic"))
 
 
-def _solve_game(rules: Strike, exact: bool, quiet: bool, force: bool):
-    """The whole game solved on the engine the command line asks for (and its name)."""
+def _solve_game(rules: Strike, exact: bool, quiet: bool, force: bool, no_cache: bool,
+                start: Position | None = None, in_play: int | None = None):
+    """Values at `start` (default: the start of the game) on the engine the command line asks
+    for, and its name. The cyclic engine solves from `start`; the level engine solves the whole
+    game once (then reads it from the cache) and answers any position a game reaches."""
     from solver.games.strike import levels
 
     engine, checkpoint = solving("strike", exact, positions(rules) > LEVELS_BY_DEFAULT)
     if engine == "cyclic":
-        return solve_checked(rules, rules.start(), exact, quiet, force), engine
-    from solver.engine.levels import StatusLines
-
-    levels.check(rules, force)
-    progress = StatusLines(f"solving {rules.players}-player Strike", quiet)
-    return levels.solve_levels(rules, checkpoint, progress), engine
-
-
-@strike.command()
-@click.option("--players", type=SEATS, default=2, show_default=True,
-              help="2 to 5.")
-@model_options
-@solve_options
-@_engine_options
-@json_option
-def game(players, edition, dice, exact, quiet, force, as_json, **model) -> None:
-    """Each seat's value at the start, after optimal placements, under optimal play."""
-    rules = game_of(players, edition, dice, **model)
-    solution, engine = _solve_game(rules, exact, quiet, force)
-    summary = strike_report.game_summary(rules, solution, exact, int(edition))
-    summary["engine"] = engine
-    placed = []
-    for p in summary["placements"]:
-        why = "" if not p["choices_differ"] else (
-            " (a number already placed)" if p["same_as_earlier"] else " (a new number)")
-        placed.append(f"seat {p['seat']} places {p['number']}{why}")
-    lines = [_model_text(rules, edition), "setup: " + "; ".join(placed),
-             _seat_rows(summary["seats"], exact, rules.scoring),
-             f"{summary['positions']} positions, {summary['components']} components, "
-             f"residual {summary['residual']:.2e}, {engine} engine, "
-             f"{summary['timings']['total']:.1f} s"]
-    emit(summary, "\n".join(lines), as_json)
+        at = rules.start() if start is None else start
+        return solve_checked(rules, at, exact, quiet, force, in_play), engine
+    with Progress(f"solving {rules.players}-player Strike", quiet) as progress:
+        solution = levels.solved(rules, checkpoint=checkpoint, progress=progress,
+                                 use_cache=not no_cache, force=force)
+    if start is not None:
+        solution.reaches(start)
+    return solution, engine
 
 
-@strike.command("best-move")
-@click.option("--arena", default="", show_default=True,
-              help="Numbers showing in the arena (1-5, each at most once), e.g. 2,4,5 or "
-                   "\"2 4 5\" or 245; empty: the big hit is due.")
-@click.option("--stocks", default=None,
-              help="Each seat's stock, seat 1 (the eldest, who threw first) first, e.g. 3,6 "
-                   "(0 for a player out; 2 to 5 seats).")
-@click.option("--mover", type=click.IntRange(1, max(PLAYERS)), default=None,
-              help="The seat to move, as players count them (default: seat 1).")
-@click.option("--mid-turn", is_flag=True,
-              help="The mover has thrown this turn and may stop.")
-@click.option("--setup", is_flag=True,
-              help="Setup: --arena is the numbers seats 1.. placed; the next seat places.")
-@click.option("--players", type=SEATS, default=None,
-              help="Number of players, 2 to 5 (default: as many as --stocks gives, or 2).")
-@click.option("--top", type=click.IntRange(1, None), default=None,
-              help=f"How many options to list (default: {TEXT_TOP} in text, all in JSON).")
-@model_options
-@solve_options
-@json_option
-def best_move(arena, stocks, mover, mid_turn, setup, players, top, edition, dice, exact, quiet,
-              force, as_json, **model) -> None:
-    """The best move in one line, then the mover's options (stop or throw again; at setup,
-    the number to place) with their values and regrets, best first, and every seat's value
-    (seats as players count them)."""
+def position_options(command):
+    """A position as players type it (best-move and game): the arena, the stocks, the mover,
+    the phase; or a setup position."""
+    return add_options(command, [
+        click.option("--arena", default="", show_default=True,
+                     help="Numbers showing in the arena (1-5, each at most once), e.g. 2,4,5 or "
+                          "\"2 4 5\" or 245; empty: the big hit is due."),
+        click.option("--stocks", default=None,
+                     help="Each seat's stock, seat 1 (the eldest, who threw first) first, e.g. "
+                          "3,6 (0 for a player out; 2 to 5 seats)."),
+        click.option("--mover", type=click.IntRange(1, max(PLAYERS)), default=None,
+                     help="The seat to move, as players count them (default: seat 1)."),
+        click.option("--mid-turn", is_flag=True,
+                     help="The mover has thrown this turn and may stop."),
+        click.option("--setup", is_flag=True,
+                     help="Setup: --arena is the numbers seats 1.. placed; the next seat "
+                          "places."),
+        click.option("--players", type=SEATS, default=None,
+                     help="Number of players, 2 to 5 (default: as many as --stocks gives, or "
+                          "2)."),
+    ])
+
+
+def typed_position(arena: str, stocks: str | None, mover: int | None, mid_turn: bool,
+                   setup: bool, players: int | None, edition: str, dice: int | None,
+                   model: dict, required: bool = True
+                   ) -> tuple[Strike, Position | None, list[int], int | None]:
+    """(rules, position, the arena's numbers as typed, dice in play or None) of the position
+    options; the position is None where none is given and none is `required`."""
     numbers = read_dice(arena, "--arena", setup=setup)
     if setup:
         if stocks is not None or mid_turn or mover is not None:
             raise InputError("--setup positions take no --stocks, --mover or --mid-turn (every "
                              "stock is full but for the die placed, and seats place in order)")
         rules = game_of(players or 2, edition, dice, **model)
-        position, in_play = rules.setup_position(numbers), None
-    else:
-        if stocks is None:
+        return rules, rules.setup_position(numbers), numbers, None
+    if stocks is None:
+        if required or numbers or mid_turn or mover is not None:
             raise InputError("give --stocks (or --setup for a setup position)")
-        amounts = _numbers(stocks, "--stocks")
-        if players is not None and players != len(amounts):
-            raise InputError(f"--stocks gives {len(amounts)} players, --players {players}")
-        rules = game_of(len(amounts), edition, dice, **model)
-        position = rules.position(numbers, amounts, mid_turn, (mover or 1) - 1)
-        in_play = sum(amounts) + len(numbers)
-    solution = solve_checked(rules, position, exact, quiet, force, in_play)
+        return game_of(players or 2, edition, dice, **model), None, numbers, None
+    amounts = _numbers(stocks, "--stocks")
+    if players is not None and players != len(amounts):
+        raise InputError(f"--stocks gives {len(amounts)} players, --players {players}")
+    rules = game_of(len(amounts), edition, dice, **model)
+    position = rules.position(numbers, amounts, mid_turn, (mover or 1) - 1)
+    return rules, position, numbers, sum(amounts) + len(numbers)
+
+
+@strike.command()
+@position_options
+@model_options
+@solve_options
+@_engine_options
+@json_option
+def game(arena, stocks, mover, mid_turn, setup, players, edition, dice, exact, quiet, no_cache,
+         force, as_json, **model) -> None:
+    """Each seat's value under optimal play: at the start, after optimal placements, or at a
+    position typed as for best-move (--stocks, --arena, ... or --setup)."""
+    rules, position, numbers, in_play = typed_position(
+        arena, stocks, mover, mid_turn, setup, players, edition, dice, model, required=False)
+    solution, engine = _solve_game(rules, exact, quiet, force, no_cache, position, in_play)
+    summary = strike_report.game_summary(rules, solution, exact, int(edition), position,
+                                         numbers)
+    summary["engine"] = engine
+    if position is None:
+        placed = []
+        for p in summary["placements"]:
+            why = "" if not p["choices_differ"] else (
+                " (a number already placed)" if p["same_as_earlier"] else " (a new number)")
+            placed.append(f"seat {p['seat']} places {p['number']}{why}")
+        where = "setup: " + "; ".join(placed)
+    else:
+        where = _position_line(summary["position"])
+    lines = [_model_text(rules, edition), where,
+             _seat_rows(summary["seats"], exact, rules.scoring),
+             f"{summary['positions']} positions, {summary['components']} components, "
+             f"residual {summary['residual']:.2e}, {engine} engine, "
+             f"{summary['timings']['total']:.1f} s{' (cached)' * summary['timings']['cached']}"]
+    emit(summary, "\n".join(lines), as_json)
+
+
+@strike.command("best-move")
+@position_options
+@click.option("--top", type=click.IntRange(1, None), default=None,
+              help=f"How many options to list (default: {TEXT_TOP} in text, all in JSON).")
+@model_options
+@solve_options
+@_engine_options
+@json_option
+def best_move(arena, stocks, mover, mid_turn, setup, players, top, edition, dice, exact, quiet,
+              no_cache, force, as_json, **model) -> None:
+    """The best move in one line, then the mover's options (stop or throw again; at setup,
+    the number to place) with their values and regrets, best first, and every seat's value
+    (seats as players count them)."""
+    rules, position, numbers, in_play = typed_position(
+        arena, stocks, mover, mid_turn, setup, players, edition, dice, model)
+    solution, engine = _solve_game(rules, exact, quiet, force, no_cache, position, in_play)
     report = strike_report.best_move(rules, solution, position, numbers, exact, int(edition))
+    report["engine"] = engine
     every = len(report["options"])
     report["options"] = report["options"][:top or (None if as_json else TEXT_TOP)]
     emit(report, _best_move_text(rules, edition, report, exact, every), as_json)
 
 
-def _best_move_text(rules: Strike, edition: str, report: dict, exact: bool, every: int) -> str:
-    where = report["position"]
+def _position_line(where: dict) -> str:
+    """A report's position in words: the arena, who moves and the stocks."""
     seat = f"seat {where['mover']}"
     if where["phase"] == "setup":
         state = f"setup, {seat} places next"
     else:
         state = (f"{seat} to move ({where['phase']}{', the big hit' if where['big_hit'] else ''}"
                  f"); stocks by seat: {', '.join(map(str, where['stocks']))}")
+    return f"arena: {' '.join(map(str, where['arena'])) or '(empty)'}; {state}"
+
+
+def _best_move_text(rules: Strike, edition: str, report: dict, exact: bool, every: int) -> str:
     lines = [report["verdict"], "", _model_text(rules, edition),
-             f"arena: {' '.join(map(str, where['arena'])) or '(empty)'}; {state}", ""]
+             _position_line(report["position"]), ""]
     rows = [(o["option"], f"{o['value']:.12f}", f"{o['regret']:.12f}")
             + ((o["value_exact"],) if exact else ()) for o in report["options"]]
     lines.append(table(["option", report["objective"], "regret"] + (["exact"] if exact else []),

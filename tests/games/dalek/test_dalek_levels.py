@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 from helpers import ROOT, run_cli
 
-from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore
 from solver.errors import InputError
 from solver.games.dalek.levels import LevelRace, check, solve_levels
 from solver.games.dalek.race import DalekRace, solve_race
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
+from solver.progress import Progress
 
 CASES = [(2, 12, 4), (3, 8, 4), (4, 6, 3), (2, 9, 10)]
 
@@ -104,12 +104,12 @@ def test_values_answer_as_the_cyclic_values_do() -> None:
 # ---- checkpoints --------------------------------------------------------------------------------
 SLOW_SOLVE = """
 import sys, time
-from solver.engine import levels
 from solver.games.dalek.levels import solve_levels
 from solver.games.dalek.race import DalekRace
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
-lines = levels.StatusLines("race", quiet=True)
+from solver.progress import Progress
+lines = Progress("race", quiet=True)
 def slowly(status):
     lines(status)
     time.sleep(0.05)
@@ -151,7 +151,7 @@ def test_a_checkpoint_of_another_race_is_refused(tmp_path) -> None:
 def test_resuming_is_said_even_when_quiet(tmp_path, capsys) -> None:
     race = race_of(2, 5, 3)
     solve_levels(race, tmp_path)
-    solve_levels(race, tmp_path, progress=levels.StatusLines("race", quiet=True))
+    solve_levels(race, tmp_path, progress=Progress("race", quiet=True))
     assert capsys.readouterr().err == (f"race: resuming after {LevelRace(race).levels} of "
                                        f"{LevelRace(race).levels} levels read from the "
                                        f"checkpoint\n")

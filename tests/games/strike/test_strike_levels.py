@@ -23,6 +23,7 @@ from solver.engine.cyclic import Terminal, explore, solve
 from solver.errors import InputError
 from solver.games.strike.levels import LevelStrike, _lehmer, _unlehmer, solve_levels
 from solver.games.strike.model import Strike
+from solver.progress import Progress
 
 CASES = [(2, 3, "win", {}), (2, 4, "points", {}), (3, 2, "points", {}), (3, 3, "win", {}),
          (4, 2, "win", {}),
@@ -112,10 +113,10 @@ def test_the_level_engine_refuses_the_winners_stock() -> None:
 # ---- checkpoints --------------------------------------------------------------------------------
 SLOW_SOLVE = """
 import sys, time
-from solver.engine import levels
 from solver.games.strike.levels import solve_levels
 from solver.games.strike.model import Strike
-lines = levels.StatusLines("strike", quiet=True)
+from solver.progress import Progress
+lines = Progress("strike", quiet=True)
 def slowly(status):
     lines(status)
     time.sleep(0.1)
@@ -155,7 +156,7 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path) -> None:
 def test_resuming_is_said_even_when_quiet(tmp_path, capsys) -> None:
     game = Strike(2, 3)
     solve_levels(game, tmp_path)
-    solve_levels(game, tmp_path, progress=levels.StatusLines("strike", quiet=True))
+    solve_levels(game, tmp_path, progress=Progress("strike", quiet=True))
     count = LevelStrike(game).levels
     assert capsys.readouterr().err == (f"strike: resuming after {count} of {count} levels "
                                        f"read from the checkpoint\n")
