@@ -1,4 +1,4 @@
-"""Dalek Dice fixtures: turns compiled and solved once per session."""
+"""Dalek Dice fixtures: turns compiled (and solved) once per session."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from functools import cache
 
 import pytest
 
+from solver.games.dalek import policies as dp
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import CompiledTurn, PointsSolution, compile_turn, solve_points
 
@@ -22,3 +23,16 @@ def solve_game() -> Callable[[str, int, str], tuple[CompiledTurn, PointsSolution
     """(faces, dice, tie rule) -> a Dalek Dice turn compiled and solved exactly, once per
     session (the 10-dice game takes seconds, and several test files use it)."""
     return _solve
+
+
+@cache
+def _pairs(faces: str = "H4 H2 D3 D2 DOC EXT", dice: int = 10, tie_rule: str = "ge"
+           ) -> dp.Pairs:
+    return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
+
+
+@pytest.fixture(scope="session")
+def pairs_of() -> Callable[..., dp.Pairs]:
+    """(faces, dice, tie rule; the game's own by default) -> the compiled turn's (state, roll)
+    pairs, once per session for the files that evaluate policies on them."""
+    return _pairs

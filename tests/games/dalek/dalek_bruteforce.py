@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from functools import cache
 from itertools import combinations_with_replacement, product
 
 State = tuple[int, int, int, int, int]  # to_roll, humans, daleks, doctors, exterminates
@@ -114,6 +115,30 @@ class BruteForce:
     def start(self, dice: int) -> Fraction:
         """Rule 3: a fresh turn rolls every die; the first roll has no stop-or-roll choice."""
         return self.value((dice, 0, 0, 0, 0))
+
+    def rule_distribution(self, choose: Callable[[State, tuple[str, ...]], State | None],
+                          stops: Callable[[State], bool], dice: int) -> dict[int, Fraction]:
+        """The exact score distribution of a fixed rule over ordered rolls: `choose` gives the
+        state after its keep (None when the third Doctor ends the turn), `stops` whether it
+        stops there (it stops only where the Daleks hold); the turn ends where rule 6 or 8
+        ends it."""
+
+        @cache
+        def dist(state: State) -> dict[int, Fraction]:
+            result: dict[int, Fraction] = {}
+            share = Fraction(1, len(self.sides) ** state[0])
+            for outcome in product(self.sides, repeat=state[0]):
+                after = choose(state, outcome)
+                score = 0 if after is None else self.final_score(after)
+                if score is None and not (stops(after) and self.daleks_hold(after[1], after[2])):
+                    for s, p in dist(after).items():
+                        result[s] = result.get(s, Fraction(0)) + share * p
+                    continue
+                score = self.stop_points(after) if score is None else score
+                result[score] = result.get(score, Fraction(0)) + share
+            return result
+
+        return dist((dice, 0, 0, 0, 0))
 
     # ---- reports ---------------------------------------------------------------------------
     def keep_text(self, outcome: tuple[str, ...], chosen: tuple[int, ...]) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
 from itertools import product
 from pathlib import Path
 
@@ -24,17 +23,10 @@ from dalek_bruteforce import BruteForce
 from solver.errors import InputError
 from solver.games.dalek import policies as dp
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.turn import compile_turn
 
 SMALL = [("H4 H2 D3 D2 DOC EXT", 3, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 3, "gt"),
          ("H4:2 H2 D3 D2 DOC EXT", 4, "ge")]
 
-
-@cache
-def pairs_of(faces: str, dice: int, tie_rule: str) -> dp.Pairs:
-    from solver.games.dalek.rules import parse_rules
-
-    return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
 
 
 @pytest.mark.parametrize("game", [("H4 H2 D3 D2 DOC EXT", 10, "ge"),
@@ -73,34 +65,19 @@ def brute_keep_daleks(faces: str, tie_rule: str, k: int) -> Callable[[int], dict
         return next(after for chosen, after in subsets
                     if sorted(outcome[i] for i in chosen) == sorted(wanted))
 
-    @cache
-    def dist(state) -> dict[int, Fraction]:
-        result: dict[int, Fraction] = {}
-        share = Fraction(1, len(bf.sides) ** state[0])
-        for outcome in product(bf.sides, repeat=state[0]):
-            after = choose(state, outcome)
-            score = 0 if after is None else bf.final_score(after)
-            if score is None and not (after[1] >= k and bf.daleks_hold(after[1], after[2])):
-                for s, p in dist(after).items():
-                    result[s] = result.get(s, Fraction(0)) + share * p
-                continue
-            score = bf.stop_points(after) if score is None else score
-            result[score] = result.get(score, Fraction(0)) + share
-        return result
-
-    return lambda dice: dist((dice, 0, 0, 0, 0))
+    return lambda dice: bf.rule_distribution(choose, lambda after: after[1] >= k, dice)
 
 
 @pytest.mark.parametrize("game", SMALL)
 @pytest.mark.parametrize("k", [0, 4, 9])
-def test_keep_daleks_matches_brute_force(game, k: int) -> None:
+def test_keep_daleks_matches_brute_force(game, k: int, pairs_of) -> None:
     faces, dice, tie_rule = game
     exact = dp.distribution(dp.keep_daleks(pairs_of(*game), k))
     brute = brute_keep_daleks(faces, tie_rule, k)(dice)
     assert {s: p for s, p in enumerate(exact) if p} == brute
 
 
-def test_keep_daleks_moves_are_legal() -> None:
+def test_keep_daleks_moves_are_legal(pairs_of) -> None:
     """Every move the rule gives is legal, and 'then' says end exactly when the turn ends."""
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 10, "ge")
     policy = dp.keep_daleks(pairs, 8)
@@ -113,7 +90,7 @@ def test_keep_daleks_moves_are_legal() -> None:
     assert np.all(policy.then[~moved] == dp.NONE)
 
 
-def test_exported_table_reads_back_as_the_points_policy(tmp_path: Path) -> None:
+def test_exported_table_reads_back_as_the_points_policy(tmp_path: Path, pairs_of) -> None:
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 4, "ge")
     dalek_report.write_turn_tables(pairs.turn, tmp_path, "test")
     table = dp.read_table(pairs, str(tmp_path / "turn_keeps.csv.gz"))
@@ -139,7 +116,7 @@ TABLE_HEADER = "to_roll,humans,daleks,doctors,exterminates,roll,keep,then,value\
     ("1,0,0,2,0,DOC,-,end,0", "line 3: the third Doctor ends the turn"),
     ("3,0,0,0,0,H4 D3 D2,D3,roll,0", "line 4: a second row for the same state and roll"),
 ])
-def test_malformed_tables_name_the_line(tmp_path: Path, row: str, message: str) -> None:
+def test_malformed_tables_name_the_line(tmp_path: Path, row: str, message: str, pairs_of) -> None:
     path = tmp_path / "policy.csv"
     path.write_text("# a comment\n" + TABLE_HEADER + row + "\n" +
                     "3,0,0,0,0,H4 D3 D2,D3,roll,0\n")
@@ -147,7 +124,7 @@ def test_malformed_tables_name_the_line(tmp_path: Path, row: str, message: str) 
         dp.read_table(pairs_of("H4 H2 D3 D2 DOC EXT", 3, "ge"), str(path))
 
 
-def test_a_silent_table_fails_where_play_reaches_it(tmp_path: Path) -> None:
+def test_a_silent_table_fails_where_play_reaches_it(tmp_path: Path, pairs_of) -> None:
     path = tmp_path / "policy.csv"
     path.write_text(TABLE_HEADER + "3,0,0,0,0,H4 D3 D2,D3,roll,0\n")
     policy = dp.read_table(pairs_of("H4 H2 D3 D2 DOC EXT", 3, "ge"), str(path))
@@ -155,7 +132,7 @@ def test_a_silent_table_fails_where_play_reaches_it(tmp_path: Path) -> None:
         dp.distribution(policy)
 
 
-def test_policy_names(tmp_path: Path) -> None:
+def test_policy_names(tmp_path: Path, pairs_of) -> None:
     """Every policy's name is its canonical spelling: parse_policy reads it back as an equal
     policy. Aliases name the same policy; unknown text is refused."""
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 3, "ge")
@@ -196,7 +173,7 @@ def fixed_race(first: list[Fraction], second: list[Fraction], target: int
     return win[(0, 0)]
 
 
-def test_fixed_duel_matches_rounds_recursion() -> None:
+def test_fixed_duel_matches_rounds_recursion(pairs_of) -> None:
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 3, "ge")
     policies = (dp.keep_daleks(pairs, 4), dp.points_policy(pairs))
     seats = dp.solve_duel(pairs, policies, 12, exact=True, use_cache=False).chances()
@@ -204,7 +181,7 @@ def test_fixed_duel_matches_rounds_recursion() -> None:
     assert seats[0]["p_win_exact"] == p_win and seats[0]["p_tie_exact"] == p_tie
 
 
-def test_playing_to_win_beats_any_fixed_turn() -> None:
+def test_playing_to_win_beats_any_fixed_turn(pairs_of) -> None:
     """Against a fixed opponent, the win seat's value is at least that of any fixed policy in
     its place, and with both seats playing to win the duel is the plain race."""
     from solver.games.dalek.race import DalekRace, solve_race

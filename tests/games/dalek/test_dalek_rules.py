@@ -16,8 +16,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
-from itertools import product
 
 import numpy as np
 import pytest
@@ -28,9 +26,7 @@ from intervals import Z, inside
 from solver.dice import generator
 from solver.games.dalek import policies as dp
 from solver.games.dalek import rulefamilies as rf
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.simulator import dalek_turns
-from solver.games.dalek.turn import compile_turn
 
 DEFAULT = "H4 H2 D3 D2 DOC EXT"
 SMALL = [(DEFAULT, 3, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 3, "gt"), ("H4:2 H2 D3 D2 DOC EXT", 4, "ge")]
@@ -38,10 +34,6 @@ SMALL = [(DEFAULT, 3, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 3, "gt"), ("H4:2 H2 D3 D2
 CARD_RULE = rf.TurnRule(stop=12, grab=1, hunt=0, doctor_stop=8)
 CARD_POINTS, CARD_P_ZERO = "12.69", "49%"
 
-
-@cache
-def pairs_of(faces: str, dice: int, tie_rule: str) -> dp.Pairs:
-    return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
 
 
 def brute_rule(faces: str, tie_rule: str, rule: rf.TurnRule, dice: int) -> dict[int, Fraction]:
@@ -98,27 +90,11 @@ def brute_rule(faces: str, tie_rule: str, rule: rf.TurnRule, dice: int) -> dict[
             stop = min(stop, rule.late_stop)
         return stop
 
-    @cache
-    def dist(state) -> dict[int, Fraction]:
-        result: dict[int, Fraction] = {}
-        share = Fraction(1, len(bf.sides) ** state[0])
-        for outcome in product(bf.sides, repeat=state[0]):
-            after = choose(state, outcome)
-            score = 0 if after is None else bf.final_score(after)
-            if score is None and not (after[1] >= threshold(after) and
-                                      bf.daleks_hold(after[1], after[2])):
-                for s, p in dist(after).items():
-                    result[s] = result.get(s, Fraction(0)) + share * p
-                continue
-            score = bf.stop_points(after) if score is None else score
-            result[score] = result.get(score, Fraction(0)) + share
-        return result
-
-    return dist((dice, 0, 0, 0, 0))
+    return bf.rule_distribution(choose, lambda after: after[1] >= threshold(after), dice)
 
 
 @pytest.mark.parametrize("game", SMALL)
-def test_keep_the_daleks_is_the_size_one_member(game) -> None:
+def test_keep_the_daleks_is_the_size_one_member(game, pairs_of) -> None:
     pairs = pairs_of(*game)
     book = rf.Rulebook(pairs)
     for t in (0, 4, 9):
@@ -134,14 +110,14 @@ RULES = [rf.TurnRule(4), rf.TurnRule(8), rf.TurnRule(6, grab=1),
 
 @pytest.mark.parametrize("game", SMALL)
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
-def test_rules_match_the_brute_force(game, rule: rf.TurnRule) -> None:
+def test_rules_match_the_brute_force(game, rule: rf.TurnRule, pairs_of) -> None:
     faces, dice, tie_rule = game
     exact = dp.distribution(rf.Rulebook(pairs_of(*game)).policy(rule))
     assert {s: p for s, p in enumerate(exact) if p} == brute_rule(faces, tie_rule, rule, dice)
 
 
 @pytest.mark.parametrize("game", SMALL[:2])
-def test_the_frontier_is_below_optimal_play_and_improves_with_size(game) -> None:
+def test_the_frontier_is_below_optimal_play_and_improves_with_size(game, pairs_of) -> None:
     faces, dice, tie_rule = game
     pairs = pairs_of(*game)
     rows = rf.learn(pairs)
@@ -166,7 +142,7 @@ def test_the_search_is_deterministic(tmp_path, monkeypatch) -> None:
     assert outputs[0] == outputs[1]
 
 
-def test_the_card_states_its_rules_exact_worth(tmp_path, monkeypatch) -> None:
+def test_the_card_states_its_rules_exact_worth(tmp_path, monkeypatch, pairs_of) -> None:
     """`dalek card --dice 4`: the figures it prints, recomputed from its rule's numbers."""
     out = tmp_path / "card.png"
     monkeypatch.setenv("DICE_SOLVER_CACHE", str(tmp_path / "cache"))
@@ -183,7 +159,7 @@ def test_the_card_states_its_rules_exact_worth(tmp_path, monkeypatch) -> None:
     assert f"nothing {100 * float(exact[0]):.0f}%" in data["cost"]
 
 
-def test_the_printed_card_rule() -> None:
+def test_the_printed_card_rule(pairs_of) -> None:
     """The 10-dice card's rule: its printed figures by the exact evaluator, below optimal play
     (14.8825..., docs/results.md), and a seeded simulation inside its interval."""
     pairs = pairs_of(DEFAULT, 10, "ge")
@@ -197,7 +173,7 @@ def test_the_printed_card_rule() -> None:
 
 
 # ---- the race: a threshold that follows the scores ----------------------------------------
-def test_a_rule_seat_with_one_model_everywhere_is_the_fixed_duel() -> None:
+def test_a_rule_seat_with_one_model_everywhere_is_the_fixed_duel(pairs_of) -> None:
     from solver.games.dalek import racerules as rr
     from solver.games.dalek.race import solve_race
 
@@ -211,7 +187,7 @@ def test_a_rule_seat_with_one_model_everywhere_is_the_fixed_duel() -> None:
     assert [s["value"] for s in mine] == pytest.approx([s["value"] for s in duel], abs=1e-12)
 
 
-def test_race_rules_pick_their_threshold_and_lose_to_optimal_play() -> None:
+def test_race_rules_pick_their_threshold_and_lose_to_optimal_play(pairs_of) -> None:
     from solver.games.dalek import racerules as rr
     from solver.games.dalek.race import DalekRace, solve_race
 

@@ -9,7 +9,6 @@ the seeds are fixed, so the outcome is deterministic."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +19,6 @@ from intervals import Z, binomial_z, inside
 from solver.cli import cli
 from solver.dice import generator
 from solver.games.dalek import policies as dp
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.simulator import (
     Decisions,
     dalek_games,
@@ -28,14 +26,7 @@ from solver.games.dalek.simulator import (
     decision_rows,
     race_seats,
 )
-from solver.games.dalek.turn import compile_turn
 from solver.samples import sample_text
-
-
-@cache
-def pairs_of(faces: str = "H4 H2 D3 D2 DOC EXT", dice: int = 10, tie_rule: str = "ge"
-             ) -> dp.Pairs:
-    return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
 
 
 @pytest.mark.parametrize(("game", "policy"), [
@@ -45,7 +36,7 @@ def pairs_of(faces: str = "H4 H2 D3 D2 DOC EXT", dice: int = 10, tie_rule: str =
     (("H4:2 H2 D3 D2 DOC EXT", 6, "ge"), "keep-daleks 3"),
     (("H3 H1 D4 D1 DOC:2 EXT", 5, "gt"), "points"),
 ])
-def test_dalek_turns_land_inside_the_exact_intervals(game, policy: str) -> None:
+def test_dalek_turns_land_inside_the_exact_intervals(game, policy: str, pairs_of) -> None:
     pairs = pairs_of(*game)
     chosen = dp.parse_policy(policy, pairs)
     samples = dalek_turns(chosen, 100_000, generator(11))
@@ -54,7 +45,7 @@ def test_dalek_turns_land_inside_the_exact_intervals(game, policy: str) -> None:
 
 
 @pytest.mark.parametrize("first", ["keep-daleks 4", "win"])
-def test_dalek_races_land_inside_the_exact_intervals(first: str) -> None:
+def test_dalek_races_land_inside_the_exact_intervals(first: str, pairs_of) -> None:
     """Races to 20 with four dice: a fixed policy, and a seat that plays each turn to win
     (one optimal turn policy per position met), against keep-daleks 6."""
     pairs = pairs_of(dice=4)
@@ -90,7 +81,7 @@ def test_cli_runs_are_reproducible_bit_for_bit(tmp_path: Path) -> None:
     assert pig[0] == pig[1] and pig[0].splitlines()[1] == "winner,score_1,score_2"
 
 
-def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path) -> None:
+def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path, pairs_of) -> None:
     """By the performance-difference identity, the expected sum of a turn's regrets (against
     optimal play) is the optimal expected points less the policy's: the log's mean regret per
     turn must land in the 99.9% interval around that exact gap."""
