@@ -21,7 +21,7 @@ import numpy as np
 from solver.errors import InputError
 from solver.tables import atomic_write, check_output
 
-FORMAT = 1  # bump when the files' meaning changes
+FORMAT = 2  # bump when the files' meaning changes
 MANIFEST = "manifest.json"
 
 
@@ -43,12 +43,16 @@ class Checkpoint:
             raise InputError(f"cannot use checkpoint folder {folder}: {reason}") from None
         try:
             manifest = json.loads(data.decode("utf-8"))
-            stored, levels = manifest["parameters"], manifest["levels"]
-            if manifest["format"] != FORMAT or not isinstance(levels, dict):
+            stored, levels, form = manifest["parameters"], manifest["levels"], manifest["format"]
+            if not isinstance(levels, dict):
                 raise ValueError
         except (ValueError, KeyError, TypeError):
             raise InputError(f"{folder / MANIFEST} is not a checkpoint manifest: delete the "
                              f"folder or give another one") from None
+        if form != FORMAT:
+            raise InputError(f"checkpoint {folder} was written by another version of dice-solver "
+                             f"(format {form}, this one reads {FORMAT}): give another folder, or "
+                             f"delete it to start again")
         if stored != self.parameters:
             raise InputError(f"checkpoint {folder} holds a solve of other parameters "
                              f"({_difference(stored, self.parameters)}): give another folder, "
@@ -59,23 +63,23 @@ class Checkpoint:
         """Level -> the statistics stored with it, for every level the manifest lists."""
         return {int(level): entry["stats"] for level, entry in self.levels.items()}
 
-    def load(self, level: int) -> np.ndarray | None:
-        """A finished level's values, or None if its file is missing or not what the manifest
-        vouches for."""
+    def load(self, level: int) -> dict[str, np.ndarray] | None:
+        """A finished level's arrays ("values" and what the engine keeps with them), or None
+        if its file is missing or not what the manifest vouches for."""
         entry = self.levels.get(str(level))
         try:
             data = (self.folder / f"level_{level}.npz").read_bytes()
             if entry is None or hashlib.sha256(data).hexdigest() != entry["sha256"]:
                 return None
             with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-                return arrays["values"]
+                return dict(arrays)
         except (OSError, ValueError, KeyError):
             return None
 
-    def save(self, level: int, values: np.ndarray, stats: dict) -> None:
-        """Keep a finished level: its file first, then the manifest that lists it."""
+    def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict) -> None:
+        """Keep a finished level's arrays: its file first, then the manifest that lists it."""
         buffer = io.BytesIO()
-        np.savez(buffer, values=values)
+        np.savez(buffer, **arrays)
         data = buffer.getvalue()
         atomic_write(self.folder / f"level_{level}.npz", data)
         self.levels[str(level)] = {"sha256": hashlib.sha256(data).hexdigest(), "stats": stats}

@@ -305,11 +305,12 @@ class Store(Protocol):
     def finished(self) -> dict[int, dict]:
         """Level -> its statistics, for every level stored."""
 
-    def load(self, level: int) -> np.ndarray | None:
-        """The level's values (metrics, level positions), or None if they cannot be read."""
+    def load(self, level: int) -> dict[str, np.ndarray] | None:
+        """The level's arrays as `save` was given them, or None if they cannot be read."""
 
-    def save(self, level: int, values: np.ndarray, stats: dict) -> None:
-        """Keep a finished level (values as `load` gives them back)."""
+    def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict) -> None:
+        """Keep a finished level: "values" (metrics, level positions) and its mixes
+        (`mixed.pack`)."""
 
 
 # ---- the solve -----------------------------------------------------------------------------------
@@ -359,8 +360,8 @@ class LevelSolution:
     levels: list[LevelStats]  # per level
     resumed: int  # levels read from the store
     seconds: dict[str, float] = field(default_factory=dict)
-    mixed: list[tuple[np.ndarray, Mixed]] = field(default_factory=list)  # where play mixes
-    # (positions, mix), in the levels solved by this run (not those read from the store)
+    mixed: list[tuple[np.ndarray, Mixed]] = field(default_factory=list)  # where play mixes:
+    # (positions, mix), in every level, solved or read from the store
 
     @property
     def total(self) -> LevelStats:
@@ -391,9 +392,11 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
 
     update(0)  # says at once how far a resumed solve already is
     for level in range(game.levels - 1 - resumed, -1, -1):
+        known = len(solver.mixes)
         stats = solver.solve_level(level, update)
         if store is not None:
-            store.save(level, solver.level_values(level), asdict(stats))
+            store.save(level, {"values": solver.level_values(level),
+                               **mixed.pack(solver.mixes[known:])}, asdict(stats))
         status.levels_done += 1
         update(0)
     finished = time.perf_counter()
@@ -428,9 +431,11 @@ class _Solver:
         for level in range(self.game.levels - 1, -1, -1):
             stored = store.load(level) if level in finished else None
             positions = self.game.positions(level)
-            if stored is None or stored.shape != (self.game.metrics, len(positions)):
+            values = None if stored is None else stored.get("values")
+            if values is None or values.shape != (self.game.metrics, len(positions)):
                 break
-            self.values[:, positions] = stored
+            self.values[:, positions] = values
+            self.mixes += mixed.unpack(stored, self.values)
             self.state[positions] |= SOLVED * (self.state[positions] & REACHABLE)
             self.stats.append(LevelStats(**finished[level]))
         return len(self.stats)

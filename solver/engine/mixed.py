@@ -79,6 +79,43 @@ class Mixed:
         return np.stack([w @ c for w, c in zip(self.weights, self.candidates)])
 
 
+def pack(mixes: list[tuple[np.ndarray, Mixed]]) -> dict[str, np.ndarray]:
+    """Mixes ((positions, Mixed) per component) as plain arrays, for a checkpoint that holds no
+    pickles: a row per candidate (its component, member position, weight and distribution) and
+    a row per component (residual, rounds). The values are the positions' own."""
+    rows = [(c, position, weight, candidate)
+            for c, (positions, found) in enumerate(mixes)
+            for position, candidates, weights in zip(positions.tolist(), found.candidates,
+                                                     found.weights)
+            for candidate, weight in zip(candidates, weights.tolist())]
+    if not rows:
+        return {}
+    return {"mix_component": np.array([r[0] for r in rows], dtype=np.int64),
+            "mix_position": np.array([r[1] for r in rows], dtype=np.int64),
+            "mix_weight": np.array([r[2] for r in rows]),
+            "mix_policy": np.stack([r[3] for r in rows]),
+            "mix_residual": np.array([found.residual for _, found in mixes]),
+            "mix_rounds": np.array([found.rounds for _, found in mixes], dtype=np.int64)}
+
+
+def unpack(arrays: dict[str, np.ndarray], values: np.ndarray) -> list[tuple[np.ndarray, Mixed]]:
+    """`pack`'s mixes back, each member's values read from `values` (metrics, positions)."""
+    if "mix_component" not in arrays:
+        return []
+    component, position = arrays["mix_component"], arrays["mix_position"]
+    mixes = []
+    for c, (residual, rounds) in enumerate(zip(arrays["mix_residual"].tolist(),
+                                               arrays["mix_rounds"].tolist())):
+        rows = np.flatnonzero(component == c)
+        members, first = np.unique(position[rows], return_index=True)
+        members = members[np.argsort(first)]  # in the order packed
+        own = [rows[position[rows] == member] for member in members]
+        mixes.append((members, Mixed([arrays["mix_policy"][r] for r in own],
+                                     [arrays["mix_weight"][r] for r in own],
+                                     values[:, members].T, residual, rounds)))
+    return mixes
+
+
 def mix(component: Component, policies: np.ndarray, respond: Respond, tolerance: float,
         steps: int = 12) -> Mixed | None:
     """A mixed equilibrium of a component whose pure play cycles, from the distributions it

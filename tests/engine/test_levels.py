@@ -220,11 +220,14 @@ def test_a_damaged_level_is_solved_again(tmp_path) -> None:
 
 
 def test_a_checkpoint_of_other_parameters_is_refused(tmp_path) -> None:
-    Checkpoint(tmp_path, {"players": 3, "code": "a"}).save(0, np.zeros((1, 1)), {})
+    Checkpoint(tmp_path, {"players": 3, "code": "a"}).save(0, {"values": np.zeros((1, 1))}, {})
     with pytest.raises(InputError, match=r"other parameters \(players 3 there, 2 here\)"):
         Checkpoint(tmp_path, {"players": 2, "code": "a"})
     with pytest.raises(InputError, match="code has changed"):
         Checkpoint(tmp_path, {"players": 3, "code": "b"})
+    (tmp_path / "manifest.json").write_text('{"format": 1, "parameters": {}, "levels": {}}')
+    with pytest.raises(InputError, match="written by another version of dice-solver"):
+        Checkpoint(tmp_path, {"players": 3, "code": "a"})
     (tmp_path / "manifest.json").write_text("{")
     with pytest.raises(InputError, match="not a checkpoint manifest"):
         Checkpoint(tmp_path, {"players": 3, "code": "a"})

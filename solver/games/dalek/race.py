@@ -388,7 +388,8 @@ def _code_hash() -> str:
     from solver import cache
 
     return cache.code_hash("solver.engine.cyclic", "solver.engine.local", "solver.engine.turn",
-                           "solver.engine.kernels", __name__)
+                           "solver.engine.kernels", "solver.engine.iteration",
+                           "solver.engine.mixed", __name__)
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from dalek_bruteforce import BruteForce
 
+from solver.engine import mixed
 from solver.engine.local import Choices
 from solver.engine.turn import TurnGraph
 from solver.games.dalek.race import DalekRace, RaceValues, solve_race
@@ -236,3 +237,28 @@ def test_where_pure_play_cycles_the_engine_mixes_to_an_exact_equilibrium() -> No
     assert sum(0 < s < 1 for s in stops) >= 1
     for seat, row in enumerate(values):
         assert np.abs(solution.values(seat) - np.array(row, dtype=float)).max() <= 1e-12
+
+
+def test_a_checkpoint_gives_back_the_mixes_it_was_given(tmp_path) -> None:
+    """A level's mixes survive the checkpoint (plain arrays, no pickle): a resumed solve
+    reports where play mixes as the uninterrupted one does."""
+    from solver.checkpoint import Checkpoint
+    from solver.engine.cyclic import solve
+
+    positions, mix = solve(PassingGame()).mixed[0]
+    members = np.array([2, 0, 1])  # any order: it is kept
+    order = [positions.index(m) for m in members.tolist()]
+    found = mixed.Mixed([mix.candidates[k] for k in order], [mix.weights[k] for k in order],
+                        mix.values[order], mix.residual, mix.rounds)
+    values = np.arange(9.0).reshape(3, 3)
+    Checkpoint(tmp_path, {"toy": 1}).save(7, {"values": values,
+                                              **mixed.pack([(members, found)])}, {})
+    stored = Checkpoint(tmp_path, {"toy": 1}).load(7)
+    [(back, again)] = mixed.unpack(stored, values)
+    assert back.tolist() == members.tolist()
+    assert all(np.array_equal(a, b) for a, b in zip(again.candidates, found.candidates))
+    assert all(np.array_equal(a, b) for a, b in zip(again.weights, found.weights))
+    assert np.array_equal(again.policies, found.policies)
+    assert np.array_equal(again.values, values[:, members].T)
+    assert (again.residual, again.rounds) == (found.residual, found.rounds)
+    assert mixed.unpack({"values": values}, values) == []
