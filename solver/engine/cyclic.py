@@ -32,6 +32,7 @@ from solver.engine import mixed
 from solver.engine.iteration import MAX_ITERATIONS, TOLERANCE, iterate
 from solver.engine.local import Response
 from solver.engine.mixed import Mixed
+from solver.errors import InputError
 
 
 class Local(Protocol):
@@ -250,8 +251,9 @@ def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = Fals
         mixes += [([graph.positions[p] for p in members.tolist()], found)
                   for members, found in solver.mixes]
         if exact and solver.mixes:
-            raise ValueError(f"pure best responses cycle at {mixes[-1][0][0]}: the mixed "
-                             f"equilibrium played there is solved in float64 only")
+            raise InputError(f"exact rationals cannot value this game: pure best responses "
+                             f"cycle at {mixes[-1][0][0]}, where play mixes, and mixed play is "
+                             f"solved in float64 only (solve without --exact)")
         if exact:
             for component in group:
                 _exact_component(graph, table, exact_table, component)

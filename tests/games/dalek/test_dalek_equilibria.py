@@ -18,6 +18,7 @@ from dalek_bruteforce import BruteForce
 from solver.engine import mixed
 from solver.engine.local import Choices
 from solver.engine.turn import TurnGraph
+from solver.errors import InputError
 from solver.games.dalek.race import DalekRace, RaceValues, solve_race
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
@@ -262,3 +263,10 @@ def test_a_checkpoint_gives_back_the_mixes_it_was_given(tmp_path) -> None:
     assert np.array_equal(again.values, values[:, members].T)
     assert (again.residual, again.rounds) == (found.residual, found.rounds)
     assert mixed.unpack({"values": values}, values) == []
+
+
+def test_an_exact_solve_where_play_mixes_is_refused_in_one_line() -> None:
+    from solver.engine.cyclic import solve
+
+    with pytest.raises(InputError, match=r"pure best responses cycle at 0, where play mixes"):
+        solve(PassingGame(), exact=True)
