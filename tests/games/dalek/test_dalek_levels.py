@@ -5,16 +5,11 @@ values to 1e-12 at 2, 3 and 4 players; a solve killed part-way resumes to the sa
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from helpers import ROOT, run_cli
+from helpers import kill_part_way, run_cli
 
 from solver.engine.cyclic import Terminal, explore
 from solver.errors import InputError
@@ -120,19 +115,9 @@ solve_levels(race, sys.argv[1], progress=slowly)
 
 def test_a_killed_solve_resumes_to_the_same_bits(tmp_path) -> None:
     folder = tmp_path / "checkpoint"
-    child = subprocess.Popen([sys.executable, "-c", SLOW_SOLVE, str(folder)], cwd=ROOT,
-                             stderr=subprocess.PIPE)
-    manifest, deadline = folder / "manifest.json", time.monotonic() + 120
-    while time.monotonic() < deadline and child.poll() is None:
-        if manifest.exists() and manifest.read_text().count('"sha256"') >= 8:
-            break
-        time.sleep(0.01)
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
-    assert child.returncode == -signal.SIGKILL, child.stderr.read().decode()
     race = race_of(3, 10, 4)
     game = LevelRace(race)
-    done = manifest.read_text().count('"sha256"')
+    done = kill_part_way(SLOW_SOLVE, folder, 8)
     assert 8 <= done < game.levels  # killed part-way
     said = []
     resumed = solve_levels(race, folder, progress=lambda status: said.append(status))

@@ -6,17 +6,12 @@ resumes to the same bits."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from fractions import Fraction
 from itertools import combinations, permutations
 
 import numpy as np
 import pytest
-from helpers import ROOT, run_cli
+from helpers import kill_part_way, run_cli
 
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore, solve
@@ -126,18 +121,8 @@ solve_levels(Strike(3, 3, scoring="points"), sys.argv[1], progress=slowly)
 
 def test_a_killed_solve_resumes_to_the_same_bits(tmp_path) -> None:
     folder = tmp_path / "checkpoint"
-    child = subprocess.Popen([sys.executable, "-c", SLOW_SOLVE, str(folder)], cwd=ROOT,
-                             stderr=subprocess.PIPE)
-    manifest, deadline = folder / "manifest.json", time.monotonic() + 120
-    while time.monotonic() < deadline and child.poll() is None:
-        if manifest.exists() and manifest.read_text().count('"sha256"') >= 3:
-            break
-        time.sleep(0.01)
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
-    assert child.returncode == -signal.SIGKILL, child.stderr.read().decode()
     game = Strike(3, 3, scoring="points")
-    done = manifest.read_text().count('"sha256"')
+    done = kill_part_way(SLOW_SOLVE, folder, 3)
     assert 3 <= done < LevelStrike(game).levels  # killed part-way
     said = []
     resumed = solve_levels(game, folder, progress=lambda status: said.append(status))
