@@ -34,12 +34,10 @@ level it holds.
 
 from __future__ import annotations
 
-import sys
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Protocol, TextIO
+from typing import Protocol
 
 import numpy as np
 from numba import njit
@@ -48,7 +46,6 @@ from solver.engine import mixed
 from solver.engine.iteration import TOLERANCE, iterate
 from solver.engine.mixed import Mixed
 from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
-from solver.limits import duration
 
 TILE = 16  # columns per turn pass: node values of a tile fit a core's share of the cache
 CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
@@ -830,56 +827,3 @@ def _sweeps(start, index, weight, rhs, values, tolerance, most):
         if change <= tolerance:
             return sweep + 1
     return most
-
-
-# ---- progress ----------------------------------------------------------------------------------
-class StatusLines:
-    """Progress of a level solve on stderr: levels done, positions per second and the time left,
-    on one line rewritten in place on a terminal, else a line every `every` seconds. A resumed
-    solve says so first, even when quiet. The rate is that of the last few minutes: positions
-    of the final round cost less than the others, so the rate since the start would promise
-    too much."""
-
-    WINDOW = 300.0  # seconds of history behind the rate
-
-    def __init__(self, label: str, quiet: bool = False, every: float = 30.0,
-                 stream: TextIO | None = None) -> None:
-        self.label, self.quiet, self.every = label, quiet, every
-        self.stream = stream or sys.stderr
-        self.terminal = self.stream.isatty()
-        self.said_resume = False
-        self.last = -float("inf")
-        self.history: deque[tuple[float, int]] = deque()  # (seconds, positions done)
-
-    def __call__(self, status: Status) -> None:
-        if status.resumed_levels and not self.said_resume:
-            self.said_resume = True
-            print(f"{self.label}: resuming after {status.resumed_levels} of {status.levels} "
-                  f"levels read from the checkpoint", file=self.stream, flush=True)
-        self.history.append((status.seconds, status.positions_done))
-        while self.history[0][0] < status.seconds - self.WINDOW:
-            self.history.popleft()
-        done = status.levels_done == status.levels
-        if self.quiet or (status.seconds - self.last < (0.5 if self.terminal else self.every)
-                          and not done):
-            return
-        self.last = status.seconds
-        since, then = self.history[0] if self.history[0][0] < status.seconds else (
-            0.0, status.resumed_positions)
-        line = f"{self.label}: {self.line(status, since, then)}"
-        if self.terminal:
-            print(f"\r\033[K{line}", end="\n" if done else "", file=self.stream, flush=True)
-        else:
-            print(line, file=self.stream, flush=True)
-
-    @staticmethod
-    def line(status: Status, since: float = 0.0, then: int | None = None) -> str:
-        """The status in words, at the rate of positions solved since (since, then)."""
-        then = status.resumed_positions if then is None else then
-        elapsed = status.seconds - since
-        rate = (status.positions_done - then) / elapsed if elapsed > 0 else 0.0
-        left = status.positions - status.positions_done
-        eta = f"{duration(left / rate)} left" if rate > 0 else "time left unknown"
-        return (f"levels {status.levels_done}/{status.levels}, positions "
-                f"{status.positions_done:,}/{status.positions:,}, {rate:,.0f} positions/s, "
-                f"{eta}")

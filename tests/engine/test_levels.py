@@ -19,6 +19,7 @@ from solver.engine.cyclic import Terminal, solve
 from solver.engine.local import TurnLocal
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
+from solver.progress import Progress
 
 
 # ---- the turn passes --------------------------------------------------------------------
@@ -200,7 +201,7 @@ def test_a_resumed_solve_gives_the_same_bits(tmp_path) -> None:
         levels.solve(game, store=Dying(tmp_path, {"toy": 1}, lives=4))
     lines = io.StringIO()
     resumed = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}),
-                           progress=levels.StatusLines("toy", quiet=True, stream=lines))
+                           progress=Progress("toy", quiet=True, stream=lines))
     assert resumed.resumed == 4
     assert "resuming after 4 of 10 levels" in lines.getvalue()
     assert np.array_equal(whole.values, resumed.values, equal_nan=True)
@@ -255,17 +256,3 @@ def test_the_manifest_lists_each_level_with_its_hash(tmp_path) -> None:
     assert manifest["parameters"] == {"toy": 3}
     assert sorted(map(int, manifest["levels"])) == list(range(game.levels))
     assert all(entry["stats"]["residual"] <= 1e-12 for entry in manifest["levels"].values())
-
-
-# ---- progress ------------------------------------------------------------------------------------
-def test_progress_without_a_terminal_is_a_line_every_30_seconds() -> None:
-    stream = io.StringIO()
-    lines = levels.StatusLines("race", stream=stream)
-    for seconds, done in ((1, 10), (20, 40), (31, 50), (45, 60), (62, 70)):
-        lines(levels.Status(10, done // 10, 100, done, 0, 0, seconds))
-    lines(levels.Status(10, 10, 100, 100, 0, 0, 70))
-    printed = stream.getvalue().splitlines()
-    assert len(printed) == 4  # at 1 s, 31 s, 62 s, and the end
-    # 40 positions in the 30 s since the first line: 1.3 a second, 38 s for the 50 left
-    assert printed[1] == "race: levels 5/10, positions 50/100, 1 positions/s, 38 s left"
-    assert printed[-1].startswith("race: levels 10/10, positions 100/100")
