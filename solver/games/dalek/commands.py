@@ -230,7 +230,9 @@ def turn(rules, force, exact, distribution, as_json) -> None:
 @race_options
 @click.option("--exact", is_flag=True, help="Exact rationals (small targets and few dice only).")
 @click.option("--head-starts", is_flag=True,
-              help="Two players: seat 1's chances for each head start, and the fairest one.")
+              help="The fairest head starts: the points each seat but the last starts with "
+                   "(the last none) that bring the seats' win shares closest to equal, valued "
+                   "from the race's solve; the fairest few with every seat's share.")
 @click.option("--scores", type=Scores(), default=None,
               help="A position instead of the start: every player's score in seat order (e.g. "
                    "30,42,12), with --seat to move.")
@@ -248,8 +250,8 @@ def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_
     responses cycle the movers mix turn policies (listed in --json)."""
     clock = time.perf_counter()
     seats = players or (2 if scores is None else len(scores))
-    if head_starts and (seats != 2 or scores is not None):
-        raise InputError("--head-starts is for two players from the start (no --scores)")
+    if head_starts and scores is not None:
+        raise InputError("--head-starts values the race from the start: drop --scores")
     if scores is None:
         if given("seat"):
             raise InputError("--seat is the seat to move in a --scores position: give --scores")
@@ -291,12 +293,7 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
         lines += [f"seat {p['seat']} paranoid value exactly {p['value_exact']}"
                   for p in summary.get("paranoid", [])]
     if "head_starts" in summary:
-        starts = summary["head_starts"]
-        lines += ["", f"head start for seat 1 (seat 2 starts at 0); fairest: "
-                      f"{starts['fairest']} points",
-                  table(["head start", "seat 1 win share"],
-                        [(r["head_start"], f"{r['value_seat_1']:.6f}")
-                         for r in starts["rows"]][:25])]
+        lines += ["", *_head_starts_text(summary["head_starts"], race.players)]
     timing = "read from the cache" if summary["timings"]["cached"] else \
         f"{summary['timings']['total']:.1f} s"
     if "mixed" in summary:
@@ -305,6 +302,18 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
     lines.append(f"{summary['positions']} positions, {summary['components']} components, "
                  f"residual {summary['residual']:.2e}, {summary['engine']} engine, {timing}")
     return "\n".join(lines)
+
+
+def _head_starts_text(starts: dict, players: int) -> list[str]:
+    fairest = starts["fairest"]
+    return [f"fairest head starts (points each seat starts with; the last seat none): "
+            f"{', '.join(map(str, fairest['head_starts']))} (win shares "
+            f"{', '.join(f'{v:.4f}' for v in fairest['values'])}); the "
+            f"{len(starts['rows'])} fairest of {starts['candidates']:,} starts:",
+            table(["head starts", *(f"seat {s + 1}" for s in range(players)),
+                   "largest deviation"],
+                  [(",".join(map(str, r["head_starts"])), *(f"{v:.6f}" for v in r["values"]),
+                    f"{r['largest_deviation']:.6f}") for r in starts["rows"]])]
 
 
 TEXT_TOP = 8  # options best-move lists for people unless --top says otherwise

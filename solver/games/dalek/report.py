@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -244,15 +245,34 @@ def paranoid(against: list[RaceValues], position: Position) -> list[dict]:
     return exact_texts(rows)
 
 
-def head_starts(values: RaceValues) -> dict:
-    """Two players: seat 1's share of the win when it starts with h points (seat 2 with none),
-    for every h a game can produce, and the h that makes the game fairest."""
+HEAD_START_ROWS = 12  # head starts listed, the fairest first
+
+
+def head_starts(values: RaceValues, listed: int = HEAD_START_ROWS) -> dict:
+    """The points each seat but the last starts with (the last starts with none) that make the
+    race fairest: the seats' win shares closest to equal, that is the smallest largest
+    deviation of a seat's share from the seats' mean (1/N when ties are shared); then the
+    smallest total head start. Every seat's head start ranges over the scores a seat can hold
+    below the target (`race.held`: every score a game can give), so each start is a position
+    of the solved race (scores and mover are the whole state, docs/rules.md reading 13) and is
+    valued from it: no solve beyond the race's own. The `listed` fairest are returned."""
     race = values.race
-    rows = [{"head_start": h,
-             "value_seat_1": float(values.values(((h, 0), 0))[race.metric.value(0)])}
-            for h in range(race.target) if ((h, 0), 0) in values.index]
-    fairest = min(rows, key=lambda r: (abs(r["value_seat_1"] - 0.5), r["head_start"]))
-    return {"rows": rows, "fairest": fairest["head_start"]}
+    seats = range(race.players)
+    scores = np.flatnonzero(race.held[:race.target]).tolist()
+    rows = []
+    for starts in itertools.product(scores, repeat=race.players - 1):
+        position = ((*starts, 0), 0)
+        if position not in values.index:  # no game gives these scores with seat 1 to move
+            continue
+        row = values.values(position)
+        shares = [float(row[race.metric.value(seat)]) for seat in seats]
+        mean = sum(shares) / len(shares)
+        rows.append({"head_starts": [*starts, 0], "values": shares,
+                     "largest_deviation": max(abs(share - mean) for share in shares)})
+    rows.sort(key=lambda r: (r["largest_deviation"], sum(r["head_starts"]), r["head_starts"]))
+    return {"criterion": "the smallest largest deviation of a seat's win share from the "
+                         "seats' mean, then the smallest total head start",
+            "candidates": len(rows), "fairest": rows[0], "rows": rows[:listed]}
 
 
 def race_best_move(values: RaceValues, position, state: TurnState, rolled: tuple[int, ...],

@@ -49,8 +49,6 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
     # the race
     "target past 1000": (["dalek", "game", "--target", "100000"], "1<=x<=1000"),
     "7 players": (["dalek", "game", "--players", "7"], "2<=x<=6"),
-    "head starts for 3 players": (["dalek", "game", "--head-starts", "--players", "3"],
-                                  "two players"),
     "tie value above 1": ([*TINY_RACE, "--tie-value", "2"], "between 0 and 1"),
     "a race no turn scores in": (["dalek", "game", "--faces", "H4", "--dice", "2"],
                                  "never end"),

@@ -58,7 +58,7 @@ def test_game_at_a_position_reads_the_cache_and_agrees_with_the_table(table) -> 
 
 @pytest.mark.parametrize("args, words", [
     (("--seat", "2"), "give --scores"),
-    (("--scores", "0,0", "--head-starts"), "two players from the start"),
+    (("--scores", "0,0", "--head-starts"), "from the start: drop --scores"),
     (("--scores", "3,0"), "no game of this race gives a seat 3 points"),
 ])
 def test_a_position_that_does_not_fit_is_refused(args, words) -> None:
