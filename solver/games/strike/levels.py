@@ -23,14 +23,15 @@ each option as edges (levels.Edges).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from math import comb, factorial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.engine import levels
 from solver.engine.local import Choices
 from solver.errors import InputError
 from solver.games.strike import rules
@@ -46,6 +47,9 @@ from solver.games.strike.model import (
     throw_moves,
 )
 from solver.games.strike.rules import NUMBERS
+
+if TYPE_CHECKING:
+    from solver.engine import levels
 
 PHASES = 2  # START and MID, outside the setup level
 # What a solve costs per number of the numbering (reachable or not: 60-65% are): 5 players with
@@ -233,7 +237,11 @@ class LevelStrike:
     def options(self, positions: np.ndarray) -> levels.Edges:
         """Each position's options as edges: at setup, each arena a placement makes; then
         the throw (START), or stopping and throwing again (MID, options 0 and 1)."""
-        parts: list[tuple[np.ndarray, ...]] = []  # (row, sequence, target, probability, option)
+        from solver.engine import levels
+
+        empty = np.empty(0, dtype=np.int64)
+        parts: list[tuple[np.ndarray, ...]] = [  # (row, sequence, target, probability, option)
+            (empty, empty, empty, np.empty(0), np.empty(0, dtype=np.int8))]
         setup = np.flatnonzero(positions < len(self.setup))
         for row, number in zip(setup.tolist(), positions[setup].tolist()):
             parts.append(self._setup_edges(row, self.setup[number]))
@@ -321,31 +329,49 @@ class _Locals:
         return self.game.game.local(self.game.position(int(number)))
 
 
+class _Same:
+    """A position's local model is keyed by its number (GameGraph.local_of, without an array
+    of every number)."""
+
+    def __getitem__(self, number: int) -> int:
+        return number
+
+
 class _Graph:
     """The parts of cyclic.GameGraph that Strike's reports read."""
 
     def __init__(self, game: LevelStrike, reachable: np.ndarray) -> None:
         self.index = PositionIndex(game, reachable)
         self.locals = _Locals(game)
-        self.local_of = np.arange(game.size)  # a position's local model is keyed by its number
+        self.local_of = _Same()
         self.size = len(self.index)
 
 
 @dataclass
 class LevelSolution:
-    """A level solve of Strike, answering as cyclic.Solution does for report.py (float64)."""
+    """A level solve of Strike, answering as cyclic.Solution does for report.py (float64). The
+    table has a column per number (NaN where unreachable), or when `compact` (as the cache
+    keeps it) one per reachable position, in the order of their numbers."""
 
     game: LevelStrike
-    table: np.ndarray  # (metrics, size)
+    table: np.ndarray  # (metrics, size), or (metrics, reachable positions) when compact
     graph: _Graph
     residual: float
     iterations: int
     components: int
     seconds: dict[str, float] = field(default_factory=dict)
+    cached: bool = False
+    compact: bool = False
     exact = None
 
+    def column(self, number: int) -> int:
+        """The table's column of a reachable position's number."""
+        if not self.compact:
+            return number
+        return int(np.count_nonzero(self.graph.index.reachable[:number]))
+
     def values(self, position: Position) -> np.ndarray:
-        return self.table[:, self.graph.index[position]]
+        return self.table[:, self.column(self.graph.index[position])]
 
     def exact_values(self, position: Position) -> list:
         raise ValueError("the level engine solves in float64 only")
@@ -354,8 +380,16 @@ class LevelSolution:
         """The mover's value of each result of the position's local model."""
         metric = int(self.game.game.layout.objective(position.mover))
         return np.array([self.game.terminals()[-1 - t, metric] if t < 0 else
-                         self.table[metric, t] for t in
+                         self.table[metric, self.column(t)] for t in
                          (self.game.target(s) for s in self.game.game.successors(position))])
+
+    def reaches(self, position: Position) -> None:
+        """Refuse (one line) a position no game reaches from the start: the solve has no value
+        there."""
+        if position not in self.graph.index:
+            raise InputError("no game of these rules reaches this position from the start, so "
+                             "the level engine has no value there: --engine cyclic solves from "
+                             "it")
 
 
 def estimate(game: Strike) -> tuple[float, float]:
@@ -379,6 +413,7 @@ def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=No
     """Solve Strike on the level engine (float64), resuming from and writing to a checkpoint
     folder when given one."""
     from solver.checkpoint import Checkpoint
+    from solver.engine import levels
 
     numbered = LevelStrike(game)
     store = None if checkpoint is None else Checkpoint(Path(checkpoint), numbered.parameters())
@@ -386,6 +421,51 @@ def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=No
     total = solution.total
     return LevelSolution(numbered, solution.values, _Graph(numbered, solution.reachable),
                          total.residual, total.iterations, total.components, solution.seconds)
+
+
+def solved(game: Strike, *, checkpoint: Path | str | None = None, progress=None,
+           use_cache: bool = True, force: bool = False) -> LevelSolution:
+    """The whole game's level solve: read from the cache, else solved (after its cost is
+    checked, see `check`) and cached: the values of the reachable positions, and which numbers
+    those are (the numbering is arithmetic, so it needs nothing more)."""
+    from solver import cache
+
+    key = cache_key(game)
+    if use_cache:
+        found = cache.in_memory(key, lambda: _read_cached(game, key))
+        if found is not None:
+            return found
+    check(game, force)
+    solution = solve_levels(game, checkpoint, progress)
+    if use_cache:
+        reachable = solution.graph.index.reachable
+        cache.store(key, {"reachable": np.packbits(reachable),
+                          "table": solution.table[:, reachable],
+                          "residual": np.array(solution.residual),
+                          "iterations": np.array(solution.iterations),
+                          "components": np.array(solution.components)})
+    return solution
+
+
+def cache_key(game: Strike) -> dict:
+    """What a cached level solve answers: the rules, the model and the code (`parameters`)."""
+    return {**LevelStrike(game).parameters(), "game": "strike_levels"}
+
+
+def _read_cached(game: Strike, key: dict) -> LevelSolution | None:
+    """The level solve stored in the disk cache under `key`, or None."""
+    from solver import cache
+
+    clock = time.perf_counter()
+    stored = cache.load(key)
+    if stored is None:
+        return None
+    numbered = LevelStrike(game)
+    reachable = np.unpackbits(stored["reachable"], count=numbered.size).astype(bool)
+    return LevelSolution(numbered, stored["table"], _Graph(numbered, reachable),
+                         float(stored["residual"]), int(stored["iterations"]),
+                         int(stored["components"]),
+                         {"total": time.perf_counter() - clock}, cached=True, compact=True)
 
 
 def code_hash() -> str:

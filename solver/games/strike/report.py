@@ -41,9 +41,22 @@ def rules_of(game: Strike, edition: int = DEFAULT_EDITION) -> dict:
             "empty_arena": game.empty_arena, "scoring": game.scoring}
 
 
-def timings(seconds: float) -> dict:
-    """How long a command took (nothing in Strike is cached)."""
-    return {"total": seconds, "cached": False}
+def timings(seconds: float, cached: bool = False) -> dict:
+    """How long a command took, and whether it read its solve from the cache (only level
+    solves are cached)."""
+    return {"total": seconds, "cached": cached}
+
+
+def solve_timings(solution: Solution) -> dict:
+    """How long the solve took (or reading it from the cache)."""
+    return timings(solution.seconds["total"], getattr(solution, "cached", False))
+
+
+def position_data(position: Position, numbers: list[int]) -> dict:
+    """A position as reports give it (seats as players count them; the arena as typed)."""
+    return {"mover": position.mover + 1, "arena": numbers, "stocks": list(position.stocks),
+            "phase": PHASE_NAMES[position.phase],
+            "big_hit": position.phase == START and not position.arena}
 
 
 def seat_values(game: Strike, solution: Solution, position: Position, exact: bool
@@ -119,10 +132,7 @@ def best_move(game: Strike, solution: Solution, position: Position, numbers: lis
             row["value_exact"] = exact_text(sign * order)
             row["regret_exact"] = exact_text(best - order)
     report = {"rules": rules_of(game, edition),
-              "position": {"mover": position.mover + 1, "arena": numbers,
-                           "stocks": list(position.stocks),
-                           "phase": PHASE_NAMES[position.phase],
-                           "big_hit": position.phase == START and not position.arena},
+              "position": position_data(position, numbers),
               "objective": "P(win)" if game.scoring == "win" else "expected points (lower wins)",
               "best": rows[0][3]["option"], "value": rows[0][3]["value"]}
     if exacts is not None:
@@ -133,7 +143,7 @@ def best_move(game: Strike, solution: Solution, position: Position, numbers: lis
                                 position.stocks[position.mover])
     return report | {"options": options,
                      "seats": seat_values(game, solution, position, exact),
-                     "timings": timings(solution.seconds["total"])}
+                     "timings": solve_timings(solution)}
 
 
 def verdict(best: dict, other: dict | None, scoring: str, numbers: list[int], stock: int
@@ -197,13 +207,17 @@ def second_placement(game: Strike, solution: Solution) -> tuple[float, float]:
     return sign * float(floats[options["place 1"]]), sign * float(floats[options["place 2"]])
 
 
-def game_summary(game: Strike, solution: Solution, exact: bool, edition: int) -> dict:
-    """Each seat's value at the start (after optimal placements) and how the solve went."""
+def game_summary(game: Strike, solution: Solution, exact: bool, edition: int,
+                 position: Position | None = None, numbers: list[int] | None = None) -> dict:
+    """Each seat's value at the start (with the optimal placements) or at `position` (its
+    arena typed as `numbers`), and how the solve went."""
+    where = {"placements": placement_line(game, solution)} if position is None else \
+        {"position": position_data(position, numbers or [])}
     return {"rules": rules_of(game, edition),
-            "seats": seat_values(game, solution, game.start(), exact),
-            "placements": placement_line(game, solution), "residual": solution.residual,
-            "positions": solution.graph.size, "components": solution.components,
-            "iterations": solution.iterations, "timings": timings(solution.seconds["total"])}
+            "seats": seat_values(game, solution, position or game.start(), exact), **where,
+            "residual": solution.residual, "positions": solution.graph.size,
+            "components": solution.components, "iterations": solution.iterations,
+            "timings": solve_timings(solution)}
 
 
 def _policy_rows(game: Strike, solution: Solution) -> list[tuple]:
