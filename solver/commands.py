@@ -132,18 +132,54 @@ def engine_options(game: str, auto: str) -> list:
                      expose_value=False, callback=remember,
                      help="Folder for the level engine's finished levels (made if missing): "
                           "the same command run again resumes after the last one."),
+        *ray_options(remember),
+    ]
+
+
+def ray_options(remember) -> list:
+    """--ray and --workers: the level engine's chunks solved on Ray, the same bits as here
+    (needs the cluster extra; checked when the command line is read)."""
+
+    def ray(ctx: click.Context, param: click.Parameter, value):
+        if value is not None:
+            from solver.cluster import require
+
+            require()
+        return remember(ctx, param, value)
+
+    return [
+        click.option("--ray", metavar="auto|ADDRESS", default=None, expose_value=False,
+                     callback=ray,
+                     help="Solve on Ray (implies --engine levels; needs "
+                          "pip install 'dice-solver[cluster]'): auto starts a local instance "
+                          "of --workers CPUs, an ADDRESS (host:port) joins a running cluster."),
+        click.option("--workers", type=click.IntRange(1), default=None, expose_value=False,
+                     callback=remember,
+                     help="CPUs of the local Ray instance --ray auto starts (default: all)."),
     ]
 
 
 def solving(game: str, exact: bool, levels_by_default: bool) -> tuple[str, str | None]:
     """(engine, checkpoint folder or None) the command line asks for, `auto` resolved (the
-    level engine where `levels_by_default` and not --exact); a request no engine can serve is
-    refused in one line."""
+    level engine where `levels_by_default` and not --exact, or with --ray, which also chooses
+    the cluster the level engine runs on); a request no engine can serve is refused in one
+    line."""
     from solver.errors import InputError
 
     settings = click.get_current_context().meta
     engine = settings.get(f"{game}.engine", "auto")
     checkpoint = settings.get(f"{game}.checkpoint")
+    address, workers = settings.get(f"{game}.ray"), settings.get(f"{game}.workers")
+    if workers is not None and address is None:
+        raise InputError("--workers is for --ray: add --ray auto")
+    if address is not None:
+        if engine == "cyclic" or exact:
+            raise InputError("--ray solves on the level engine, in float64: drop "
+                             + ("--exact" if exact else "--engine cyclic"))
+        from solver import cluster
+
+        cluster.choose(address, workers)
+        engine = "levels"
     if engine == "auto":
         engine = "levels" if levels_by_default and not exact else "cyclic"
     if engine == "levels" and exact:

@@ -35,7 +35,7 @@ level it holds.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
@@ -160,6 +160,7 @@ class TurnPasses:
 
     def __init__(self, graph: TurnGraph, root: int, tile: int = TILE) -> None:
         self.graph, self.root, self.tile = graph, root, tile
+        self.threads = WORKERS  # a cluster's task holds one CPU: its copy sets 1
         self.n_results = graph.n_results
         self.possible = graph.possible_results()
         self._flat = graph._flat()
@@ -175,6 +176,11 @@ class TurnPasses:
         rows = self.root + 1
         return WORKERS * rows * self.tile * (16 + np.dtype(self._choice_type).itemsize)
 
+    def __getstate__(self) -> dict:
+        """Pickled for another process (solver/cluster.py): without the workspaces, which it
+        allocates for itself."""
+        return {**self.__dict__, "_workspaces": []}
+
     def respond(self, utilities: np.ndarray, distributions: bool
                 ) -> tuple[np.ndarray, np.ndarray | None]:
         """(best value per row, result distribution per row or None). A pass over a tile costs
@@ -187,7 +193,7 @@ class TurnPasses:
         best = np.empty(rows)
         dist = np.empty((rows, self.n_results) if distributions else (0, self.n_results))
         tiles = -(-rows // self.tile)
-        cut = min(rows, -(-tiles // WORKERS) * self.tile)
+        cut = min(rows, -(-tiles // self.threads) * self.tile)
         parts = [slice(0, cut), slice(cut, rows)] if cut < rows else [slice(0, rows)]
         indptr, child, prob, is_chance = self._flat
 
@@ -368,10 +374,69 @@ class LevelSolution:
         return total
 
 
+@dataclass
+class ChunkTask:
+    """Whole components of one level, as a chunk's work is handed out: its positions, their
+    component labels (sorted), and, in an option game, their options."""
+
+    positions: np.ndarray
+    labels: np.ndarray
+    edges: Edges | None = None
+
+
+@dataclass
+class ChunkResult:
+    """What solving a chunk gives: its positions (sorted) and their values, what it took, the
+    mixed play it found, and the eager flag it ends with (see `_TurnChunk.check`)."""
+
+    positions: np.ndarray
+    values: np.ndarray  # (metrics, positions)
+    stats: LevelStats
+    mixes: list[tuple[np.ndarray, Mixed]]
+    eager: bool
+    seconds: float  # of work in the process that solved it
+
+
+def solve_chunk(game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
+                task: ChunkTask, eager: bool, tolerance: float) -> ChunkResult:
+    """Solve a chunk from the values and states of the finished levels (it reads no other
+    position but its own, which it keeps apart: `values` is only read), and the level's eager
+    flag. A pure function of its inputs, so chunks may run in any process, in any order."""
+    clock = time.perf_counter()
+    view = _ChunkView(game, values, state, task.positions, eager, tolerance)
+    chunk = (_TurnChunk(view, task.positions, task.labels) if task.edges is None else
+             _OptionChunk(view, task.positions, task.labels, task.edges))
+    stats = chunk.run()
+    return ChunkResult(view.values.positions, view.values.own, stats, view.mixes, view.eager,
+                       time.perf_counter() - clock)
+
+
+class Runner(Protocol):
+    """Runs a level's chunks (`solve_chunk` on each task) and gives their results in the
+    tasks' order: in this process (`in_process`) or on a cluster (solver/cluster.py)."""
+
+    def __call__(self, game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
+                 tasks: Iterable[ChunkTask], eager: bool, tolerance: float
+                 ) -> Iterator[ChunkResult]: ...
+
+
+def in_process(game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
+               tasks: Iterable[ChunkTask], eager: bool, tolerance: float
+               ) -> Iterator[ChunkResult]:
+    """The chunks one after the other, here (lazily: a chunk's task is built when it runs)."""
+    return (solve_chunk(game, values, state, task, eager, tolerance) for task in tasks)
+
+
 def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance: float = TOLERANCE,
-          progress: Callable[[Status], None] | None = None) -> LevelSolution:
+          progress: Callable[[Status], None] | None = None, runner: Runner | None = None
+          ) -> LevelSolution:
     """Optimal values of every position reachable from the game's start, level by level from
-    the last; levels the store holds are read instead of solved."""
+    the last; levels the store holds are read instead of solved. `runner` runs each level's
+    chunks (default: the one the command line chose, `solver.cluster.chosen`, else here); every
+    runner gives the same bits."""
+    from solver import cluster
+
+    runner = runner or cluster.chosen() or in_process
     clock = time.perf_counter()
     solver = _Solver(game, tolerance)
     swept = time.perf_counter()
@@ -390,7 +455,7 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
     update(0)  # says at once how far a resumed solve already is
     for level in range(game.levels - 1 - resumed, -1, -1):
         known = len(solver.mixes)
-        stats = solver.solve_level(level, update)
+        stats = solver.solve_level(level, update, runner)
         if store is not None:
             store.save(level, {"values": solver.level_values(level),
                                **mixed.pack(solver.mixes[known:])}, asdict(stats))
@@ -411,7 +476,7 @@ class _Solver:
         self.state = np.zeros(game.size, dtype=np.uint8)
         self.state[_reachable(game)] = REACHABLE
         self.stats: list[LevelStats] = []  # in solving order: last level first
-        self.eager = False  # whether checks take distributions at once (see _TurnChunk)
+        self.eager = False  # the level's eager flag: that of the previous level's last chunk
         self.mixes: list[tuple[np.ndarray, Mixed]] = []  # (positions, mix) where play mixes
 
     @property
@@ -437,8 +502,11 @@ class _Solver:
             self.stats.append(LevelStats(**finished[level]))
         return len(self.stats)
 
-    def solve_level(self, level: int, update: Callable[[int], None]) -> LevelStats:
-        """Solve one level, whole components at a time; `update` hears of each part done."""
+    def solve_level(self, level: int, update: Callable[[int], None], runner: Runner
+                    ) -> LevelStats:
+        """Solve one level, whole components at a time (chunks the runner solves, all from the
+        same inputs); their results are taken in the chunks' order, so that every sum runs in
+        the same order wherever they ran. `update` hears of each chunk done."""
         clock = time.perf_counter()
         members = self.game.positions(level)
         members = members[(self.state[members] & REACHABLE).astype(bool)]
@@ -448,16 +516,32 @@ class _Solver:
         edges = self.game.options(members) if hasattr(self.game, "options") else None
         labels = _components(self.game, members, edges)
         order = np.argsort(labels, kind="stable")
-        for part in _whole_components(labels[order], CHUNK):
-            rows = order[part]
-            chunk = (_TurnChunk(self, members[rows], labels[rows]) if edges is None else
-                     _OptionChunk(self, members[rows], labels[rows], edges.take(rows)))
-            stats.add(chunk.run())
-            update(len(chunk.positions))
+        tasks = (ChunkTask(members[rows], labels[rows], None if edges is None else
+                           edges.take(rows))
+                 for rows in (order[part] for part in _whole_components(labels[order], CHUNK)))
+        eager = self.eager
+        for result in runner(self.game, self.values, self.state, tasks, eager, self.tolerance):
+            self.values[:, result.positions] = result.values
+            self.mixes += result.mixes
+            self.eager = result.eager
+            stats.add(result.stats)
+            update(len(result.positions))
         stats.seconds = time.perf_counter() - clock
         self.state[members] |= SOLVED
         self.stats.append(stats)
         return stats
+
+
+class _ChunkView:
+    """What a chunk sees of the solve: the game, the finished levels' values (`_Overlay`: its
+    own positions' are kept apart) and states, the level's eager flag, the tolerance; and the
+    mixed play it finds."""
+
+    def __init__(self, game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
+                 positions: np.ndarray, eager: bool, tolerance: float) -> None:
+        self.game, self.state, self.eager, self.tolerance = game, state, eager, tolerance
+        self.values = _Overlay(values, positions)
+        self.mixes: list[tuple[np.ndarray, Mixed]] = []
 
     def rows(self, successors: np.ndarray) -> np.ndarray:
         """Every metric of each successor (positions or terminals): (..., metrics)."""
@@ -477,6 +561,37 @@ class _Solver:
         if np.isnan(out).any():
             raise ValueError("a successor is not solved yet: the game's levels are out of order")
         return out
+
+
+class _Overlay:
+    """The values array as a chunk indexes it, `values[metrics, positions]` (metrics a slice
+    or an array like the positions): its own positions' values in an array of their own,
+    every other position's read from the shared array, which is never written (in a cluster's
+    worker it is the object store's read-only copy)."""
+
+    def __init__(self, shared: np.ndarray, positions: np.ndarray) -> None:
+        self.shared = shared
+        self.positions = np.sort(positions)
+        self.own = np.full((shared.shape[0], len(positions)), np.nan)
+
+    def __getitem__(self, key: tuple) -> np.ndarray:
+        metrics, positions = key
+        out = self.shared[metrics, positions]
+        place = _within(self.positions, positions)
+        mine = place >= 0
+        if mine.any():
+            if isinstance(metrics, slice):
+                out[:, mine] = self.own[metrics, place[mine]]
+            else:
+                out[mine] = self.own[np.broadcast_to(metrics, mine.shape)[mine], place[mine]]
+        return out
+
+    def __setitem__(self, key: tuple, value) -> None:
+        metrics, positions = key
+        place = _within(self.positions, positions)
+        if (place < 0).any():
+            raise ValueError("a chunk writes values of positions not its own")
+        self.own[metrics, place] = value
 
 
 def _parts(array: np.ndarray, size: int = CHUNK):
@@ -565,7 +680,7 @@ class _Chunk:
     what each maximises, and the values they start from. The kinds of game differ in how a
     member responds and what its policy is (`_TurnChunk`, `_OptionChunk`)."""
 
-    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
+    def __init__(self, solver: _ChunkView, positions: np.ndarray, labels: np.ndarray) -> None:
         self.solver, self.positions = solver, positions
         self.stats = LevelStats()
         starts = np.flatnonzero(np.diff(labels, prepend=-1))
@@ -613,7 +728,7 @@ class _TurnChunk(_Chunk):
     """Members of a game with one shared turn graph: a policy is the result distribution of the
     turn played, and a response a pass of the turn graph."""
 
-    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray) -> None:
+    def __init__(self, solver: _ChunkView, positions: np.ndarray, labels: np.ndarray) -> None:
         super().__init__(solver, positions, labels)
         self.successors = solver.game.successors(positions)
         self.inside = self.member_of(self.successors)  # member a result leads to
@@ -725,7 +840,7 @@ class _OptionChunk(_Chunk):
     direct solve grows too fast; every policy leaves the level with some probability within
     two moves, so the sweeps contract)."""
 
-    def __init__(self, solver: _Solver, positions: np.ndarray, labels: np.ndarray,
+    def __init__(self, solver: _ChunkView, positions: np.ndarray, labels: np.ndarray,
                  edges: Edges) -> None:
         super().__init__(solver, positions, labels)
         self.edges, self.row = edges, edges.row

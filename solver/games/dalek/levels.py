@@ -75,7 +75,8 @@ class LevelRace:
         self.size = self.offsets[-1]
         self.levels = n * (t - 1) + n  # score sums 0..n(t-1), then movers 1..n-1
         self._payoffs: list = [np.zeros(self.metrics)]  # terminal 0: a result no turn gives
-        self._payoff_row: dict[int, int] = {}  # id(Terminal) -> its row
+        self._payoff_row: dict[tuple, int] = {}  # payoffs (Terminal.values) -> their row:
+        # by value, not id(), which another process (solver/cluster.py) would not share
         self._terminal_keys = np.empty(0, dtype=np.int64)  # scores seen at an end, sorted
         self._terminal_ids = np.empty(0, dtype=np.int64)
         self._terminal_table: np.ndarray | None = None
@@ -172,11 +173,11 @@ class LevelRace:
 
     def _payoff_id(self, scores: tuple[int, ...]) -> int:
         terminal = self.race.payoff(scores)
-        if id(terminal) not in self._payoff_row:
-            self._payoff_row[id(terminal)] = len(self._payoffs)
+        if terminal.values not in self._payoff_row:
+            self._payoff_row[terminal.values] = len(self._payoffs)
             self._payoffs.append(np.array([float(v) for v in terminal.values]))
             self._terminal_table = None
-        return self._payoff_row[id(terminal)]
+        return self._payoff_row[terminal.values]
 
     def terminals(self) -> np.ndarray:
         if self._terminal_table is None:

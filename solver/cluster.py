@@ -1,0 +1,131 @@
+"""The level engine's chunks solved on a Ray cluster (`--ray`), with the same bits as in one
+process.
+
+A level's chunks are independent: each reads the game, the values and states of the finished
+levels, and the level's eager flag, and gives its own positions' values
+(`levels.solve_chunk`, a pure function). Here the game goes into Ray's object store once per
+solve, the values and states once per level (workers on a node share them without copies), the
+chunks become tasks, and their results are taken in the chunks' order: the driver writes them,
+and every sum, exactly as in one process. A worker keeps the game it unpickled (and the
+compiled kernels it loaded) for every later task of the solve. A task whose worker dies is run
+again (`RETRIES`): the chunk is a pure function, so the retry gives the same bits.
+
+Ray is imported only here, and only when a solve runs on it: without the extra
+(`pip install 'dice-solver[cluster]'`) `--ray` is refused in one line.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import time
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from solver.errors import InputError
+
+if TYPE_CHECKING:
+    from solver.engine.levels import ChunkResult, ChunkTask, Runner
+
+LOCAL = "auto"  # --ray auto: start a Ray instance on this machine
+RETRIES = 3  # runs of a task whose worker died, after the first
+INSTALL = "--ray needs the cluster extra: pip install 'dice-solver[cluster]'"
+
+_chosen: Runner | None = None  # the runner the command line chose
+_game: tuple[str, object] | None = None  # in a worker: (the game's object id, the game)
+
+
+def require() -> None:
+    """Refuse (one line) a cluster when Ray is not installed."""
+    if importlib.util.find_spec("ray") is None:
+        raise InputError(INSTALL)
+
+
+def choose(address: str, workers: int | None) -> None:
+    """Solve every level of this process's solves on Ray (the command line's `--ray`)."""
+    global _chosen
+    _chosen = RayRunner(address, workers)
+
+
+def chosen() -> Runner | None:
+    return _chosen
+
+
+class RayRunner:
+    """Runs a level's chunks as Ray tasks: on a local instance of `workers` CPUs started at
+    the first level (`address` "auto"), or on the cluster at `address`. `log` keeps, per level
+    solved, what it moved and what the work took (benchmarks/bench_cluster.py reads it)."""
+
+    def __init__(self, address: str = LOCAL, workers: int | None = None) -> None:
+        require()
+        if workers is not None and address != LOCAL:
+            raise InputError("--workers is for --ray auto: a cluster's nodes say how many "
+                             "CPUs they give (ray start --num-cpus)")
+        self.address, self.workers = address, workers
+        self.log: list[dict] = []
+        self._game: tuple[object, object] | None = None  # (the game, its object ref)
+        self._task = None
+
+    def start(self) -> None:
+        """Start or join the Ray instance (once)."""
+        import ray
+
+        if self._task is not None:
+            return
+        if not ray.is_initialized():
+            local = self.address == LOCAL
+            ray.init(address="local" if local else self.address,
+                     num_cpus=self.workers if local else None, include_dashboard=False,
+                     logging_level=logging.ERROR, log_to_driver=False)
+        self._task = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve)
+
+    def __call__(self, game, values: np.ndarray, state: np.ndarray,
+                 tasks: Iterable[ChunkTask], eager: bool, tolerance: float
+                 ) -> Iterator[ChunkResult]:
+        import ray
+
+        self.start()
+        clock = time.perf_counter()
+        if self._game is None or self._game[0] is not game:
+            self._game = (game, ray.put(game))
+        shared = [self._game[1]]  # in a list: the task gets the ref and reads it once
+        values_ref, state_ref = ray.put(values), ray.put(state)
+        refs, sent = [], 0
+        for task in tasks:
+            sent += sum(a.nbytes for a in (task.positions, task.labels)) + (
+                0 if task.edges is None else sum(
+                    a.nbytes for a in vars(task.edges).values()))
+            refs.append(self._task.remote(shared, values_ref, state_ref, task, eager, tolerance))
+        entry = {"tasks": len(refs), "put": values.nbytes + state.nbytes, "sent": sent,
+                 "returned": 0, "work": 0.0, "positions": 0}
+        for ref in refs:
+            try:
+                result = ray.get(ref)
+            except ray.exceptions.RayTaskError as error:  # the chunk's own error, as raised
+                raise (error.cause or error) from None
+            entry["returned"] += result.positions.nbytes + result.values.nbytes
+            entry["work"] += result.seconds
+            entry["positions"] += len(result.positions)
+            yield result
+        entry["seconds"] = time.perf_counter() - clock
+        self.log.append(entry)
+
+
+def _solve(shared: list, values: np.ndarray, state: np.ndarray, task: ChunkTask, eager: bool,
+           tolerance: float) -> ChunkResult:
+    """A Ray task: one chunk, with the game this worker holds for the solve (read from the
+    object store at its first task), its turn passes on one thread (the task holds one CPU)."""
+    import ray
+
+    from solver.engine.levels import solve_chunk
+
+    global _game
+    key = shared[0].hex()
+    if _game is None or _game[0] != key:
+        game = ray.get(shared[0])
+        if hasattr(game, "turn"):
+            game.turn.threads = 1
+        _game = (key, game)
+    return solve_chunk(_game[1], values, state, task, eager, tolerance)

@@ -1,0 +1,162 @@
+"""The level engine on Ray (solver/cluster.py) gives the bits of one process: Dalek Dice with 2
+and 3 players and Strike with 3, on a local 2-worker Ray instance started once for the module;
+a solve checkpointed through Ray and stopped part-way resumes (on Ray or here) to the same bits;
+a worker SIGKILLed during a level costs its task a retry, not the solve. The expected bits are
+those of the single-process solve, computed in the test."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from dataclasses import asdict
+
+import numpy as np
+import pytest
+from helpers import invoke, run_cli
+
+from solver import cluster
+from solver.checkpoint import Checkpoint
+from solver.cli import main
+from solver.engine import levels
+from solver.games.dalek.levels import LevelRace
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
+from solver.games.strike.levels import LevelStrike
+from solver.games.strike.model import Strike
+
+ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'dice-solver[cluster]'")
+
+CHUNK = 48  # positions per chunk at most: levels split into several tasks
+
+
+@pytest.fixture(scope="module")
+def address() -> str:
+    """A local Ray instance of 2 worker CPUs for the module; its address."""
+    context = ray.init(address="local", num_cpus=2, include_dashboard=False,
+                       log_to_driver=False, logging_level="ERROR")
+    yield context.address_info["gcs_address"]
+    ray.shutdown()
+
+
+@pytest.fixture
+def small_chunks(monkeypatch) -> None:
+    monkeypatch.setattr(levels, "CHUNK", CHUNK)
+
+
+def race(players: int, target: int, dice: int) -> LevelRace:
+    return LevelRace(DalekRace(compile_turn(parse_rules(dice=dice)), players, target))
+
+
+def same_bits(a: levels.LevelSolution, b: levels.LevelSolution) -> None:
+    """Values, reachable positions, mixes and per-level statistics (but time) alike, bit for
+    bit."""
+    assert a.values.tobytes() == b.values.tobytes()
+    assert np.array_equal(a.reachable, b.reachable)
+    assert len(a.mixed) == len(b.mixed)
+    for (pa, ma), (pb, mb) in zip(a.mixed, b.mixed):
+        assert np.array_equal(pa, pb) and ma.policies.tobytes() == mb.policies.tobytes()
+    untimed = [[{**asdict(s), "seconds": 0} for s in x.levels] for x in (a, b)]
+    assert untimed[0] == untimed[1]
+
+
+@pytest.mark.parametrize("players, target, dice", [(2, 12, 4), (3, 8, 4)])
+def test_dalek_race_on_ray_has_the_bits_of_one_process(address, small_chunks, players, target,
+                                                        dice) -> None:
+    here = levels.solve(race(players, target, dice))
+    runner = cluster.RayRunner()
+    there = levels.solve(race(players, target, dice), runner=runner)
+    same_bits(here, there)
+    assert max(entry["tasks"] for entry in runner.log) > 1  # levels were split
+    assert sum(entry["positions"] for entry in runner.log) == int(here.reachable.sum())
+
+
+def test_strike_on_ray_has_the_bits_of_one_process(address) -> None:
+    game = Strike(3, 4)
+    same_bits(levels.solve(LevelStrike(game)),
+              levels.solve(LevelStrike(game), runner=cluster.RayRunner()))
+
+
+class Stop(Exception):
+    """The driver dies part-way (raised from its progress callback)."""
+
+
+def test_a_solve_stopped_on_ray_resumes_to_the_same_bits(address, small_chunks,
+                                                         tmp_path) -> None:
+    whole = levels.solve(race(3, 8, 4))
+    parameters = {"race": "3p8-4"}
+
+    def stop_after(count: int):
+        def progress(status: levels.Status) -> None:
+            if status.levels_done - status.resumed_levels >= count:
+                raise Stop
+        return progress
+
+    for folder, resume_on_ray in ((tmp_path / "ray", True), (tmp_path / "here", False)):
+        with pytest.raises(Stop):
+            levels.solve(race(3, 8, 4), store=Checkpoint(folder, parameters),
+                         progress=stop_after(5), runner=cluster.RayRunner())
+        resumed = levels.solve(race(3, 8, 4), store=Checkpoint(folder, parameters),
+                               runner=cluster.RayRunner() if resume_on_ray else None)
+        assert resumed.resumed == 5
+        assert resumed.values.tobytes() == whole.values.tobytes()
+
+
+def test_a_worker_killed_during_a_level_costs_a_retry_not_the_solve(address, small_chunks,
+                                                                    tmp_path) -> None:
+    game, driver, marker = race(3, 8, 4), os.getpid(), tmp_path / "killed"
+
+    class Dying:
+        """The game, but the first worker to read successors SIGKILLs itself (once)."""
+
+        def __init__(self, game) -> None:
+            self.game = game
+
+        def __getattr__(self, name: str):
+            if name == "game":
+                raise AttributeError(name)
+            return getattr(self.game, name)
+
+        def successors(self, positions):
+            if os.getpid() != driver and not marker.exists():
+                marker.touch()
+                os.kill(os.getpid(), signal.SIGKILL)
+            return self.game.successors(positions)
+
+    there = levels.solve(Dying(game), runner=cluster.RayRunner())
+    assert marker.exists()  # a worker did die
+    assert there.values.tobytes() == levels.solve(race(3, 8, 4)).values.tobytes()
+
+
+def test_the_command_line_joins_a_cluster_with_the_same_answer(address) -> None:
+    args = ["dalek", "game", "--players", "3", "--target", "8", "--dice", "4", "--json",
+            "--quiet", "--no-cache"]
+    there = run_cli(*args, "--ray", address)  # a child: --ray chooses Ray for its process
+    assert there.returncode == 0, there.stderr
+    assert json.loads(there.stdout)["seats"] == invoke(*args, "--engine", "levels")["seats"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--ray", "auto", "--engine", "cyclic"], "drop --engine cyclic"),
+    (["--ray", "auto", "--exact"], "drop --exact"),
+    (["--workers", "2"], "add --ray auto"),
+    (["--ray", "127.0.0.1:1", "--workers", "2"], "ray start --num-cpus"),
+])
+def test_what_ray_cannot_do_is_refused_in_one_line(args, words, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["dalek", "game", "--players", "3", "--target", "5", "--dice", "3", *args])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_without_ray_the_option_says_how_to_install_it(monkeypatch, capsys) -> None:
+    real = cluster.importlib.util.find_spec
+    monkeypatch.setattr(cluster.importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "ray" else real(name, *rest))
+    with pytest.raises(SystemExit) as stop:
+        main(["strike", "game", "--players", "3", "--ray", "auto"])
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2 and err.endswith("pip install 'dice-solver[cluster]'")
+    assert len(err.splitlines()) == 1
+
