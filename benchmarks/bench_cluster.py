@@ -68,12 +68,16 @@ def run(workers: int, players: int, target: int, dice: int) -> dict:
     return json.loads(child.stdout.strip().splitlines()[-1])
 
 
-def model(one: dict, players: int = 4, target: int = 60) -> tuple[list, list[str]]:
+def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = False,
+          chunk: int | None = None) -> tuple[list, list[str]]:
     """Rows (cores, nodes, hours, efficiency, memory per node) for the race `players` to
     `target`, from the 1-worker run `one`: the work per numbered position of a level before
-    the final round and in it, the share of numbers reached and the per-level overhead
-    measured there."""
+    the final round and in it (or, with `engine_costs`, the level engine's own estimate's,
+    dalek/levels.SECONDS_BEFORE_FINAL and SECONDS_FINAL, measured on a quieter machine), the
+    share of numbers reached and the per-level overhead measured there; tasks of at most
+    `chunk` positions (default levels.CHUNK)."""
     from solver.engine import levels
+    from solver.games.dalek import levels as dalek_levels
     from solver.games.dalek.levels import LevelRace
     from solver.games.dalek.race import DalekRace
     from solver.games.dalek.rules import parse_rules
@@ -84,6 +88,9 @@ def model(one: dict, players: int = 4, target: int = 60) -> tuple[list, list[str
         work = sum(e["work"] for e, f in zip(one["log"], one["final"]) if f == final)
         numbers = sum(n for n, f in zip(one["numbers"], one["final"]) if f == final)
         cost[final] = work / numbers
+    if engine_costs:
+        cost = {False: dalek_levels.SECONDS_BEFORE_FINAL, True: dalek_levels.SECONDS_FINAL}
+    chunk = chunk or levels.CHUNK
     reached = sum(e["positions"] for e in one["log"]) / sum(one["numbers"])
     overhead = sum(e["seconds"] - e["work"] for e in one["log"]) / len(one["log"])
     game = LevelRace(DalekRace(compile_turn(parse_rules()), players, target))
@@ -96,7 +103,7 @@ def model(one: dict, players: int = 4, target: int = 60) -> tuple[list, list[str
         hours = 0.0
         for numbers, final in plan:
             work = numbers * cost[final]
-            tasks = max(1, math.ceil(numbers * reached / levels.CHUNK))
+            tasks = max(1, math.ceil(numbers * reached / chunk))
             hours += max(work / cores, work / tasks) + overhead
             if cores > 1:
                 hours += shared * nodes / BANDWIDTH  # a copy to every node, from the driver's
@@ -112,10 +119,12 @@ def model(one: dict, players: int = 4, target: int = 60) -> tuple[list, list[str
     notes = [
         f"the race: {game.size:,} numbered positions, {game.levels} levels, {game.metrics} "
         f"metrics: values and states {shared / 1e9:.1f} GB",
-        f"work per numbered position, measured at 1 worker: {cost[False] * 1e3:.2f} ms before "
-        f"the final round, {cost[True] * 1e3:.2f} ms in it; {reached:.0%} of numbers reached; "
-        f"{overhead:.2f} s per level beyond the tasks' work",
-        f"a level's tasks are chunks of at most {levels.CHUNK:,} positions: a level runs in "
+        f"work per numbered position ("
+        f"{'the engine estimate' if engine_costs else 'measured at 1 worker'}): "
+        f"{cost[False] * 1e3:.2f} ms before the final round, {cost[True] * 1e3:.2f} ms in it; "
+        f"{reached:.0%} of numbers reached; {overhead:.2f} s per level beyond the tasks' work "
+        f"(measured)",
+        f"a level's tasks are chunks of at most {chunk:,} positions: a level runs in "
         f"max(work / cores, work / tasks), plus that overhead",
         f"every level puts the whole values array; each node pulls a copy from the driver's "
         f"node at {BANDWIDTH / 1e9:.2f} GB/s (10 Gb/s), one node after another",
@@ -131,7 +140,17 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=24)
     parser.add_argument("--dice", type=int, default=10)
     parser.add_argument("--json", type=Path, help="write both runs' measurements here")
+    parser.add_argument("--model-only", type=Path, metavar="FILE",
+                        help="no runs: the model from the measurements --json wrote")
+    parser.add_argument("--engine-costs", action="store_true",
+                        help="model with the level engine's own estimate of the work per "
+                             "position instead of the one measured")
+    parser.add_argument("--chunk", type=int, help="model tasks of at most this many positions")
     args = parser.parse_args()
+    if args.model_only:
+        one = json.loads(args.model_only.read_text())["one"]
+        print_model(one, args.engine_costs, args.chunk)
+        return
     one, two = (run(w, args.players, args.target, args.dice) for w in (1, 2))
     rows = [[f"{len(one['log']) - 1 - k}", f"{a['positions']:,}", f"{a['tasks']}",
              f"{a['seconds']:.2f}", f"{b['seconds']:.2f}", f"{a['work']:.2f}",
@@ -146,12 +165,16 @@ def main() -> None:
           f"{efficiency:.2f} (goal 0.8); put {sum(e['put'] for e in one['log']) / 1e6:,.1f} "
           f"MB, returned {sum(e['returned'] for e in one['log']) / 1e6:,.2f} MB in all; "
           f"the same bits: {one['hash'] == two['hash']}")
-    rows, notes = model(one)
+    if args.json:
+        args.json.write_text(json.dumps({"one": one, "two": two}, indent=1) + "\n")
+    print_model(one, args.engine_costs, args.chunk)
+
+
+def print_model(one: dict, engine_costs: bool, chunk: int | None) -> None:
+    rows, notes = model(one, engine_costs=engine_costs, chunk=chunk)
     print("\nModelled: Dalek Dice, 4 players to 60:")
     print(table(["cores", "nodes", "hours", "efficiency", "memory per node"], rows))
     print("\n".join(f"- {note}" for note in notes))
-    if args.json:
-        args.json.write_text(json.dumps({"one": one, "two": two}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
