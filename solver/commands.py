@@ -36,7 +36,8 @@ def command_line() -> str:
         source = context.get_parameter_source(param.name)
         if source is None or source.name == "DEFAULT":
             continue
-        value = context.params[param.name]
+        value = context.params[param.name] if param.name in context.params else \
+            context.meta["unexposed"][param.name]  # read where used (engine_options)
         values = value if getattr(param, "multiple", False) else [value]
         for item in values:
             if getattr(param, "is_flag", False):
@@ -120,6 +121,7 @@ def engine_options(game: str, auto: str) -> list:
 
     def remember(ctx: click.Context, param: click.Parameter, value):
         ctx.meta[f"{game}.{param.name}"] = value
+        ctx.meta.setdefault("unexposed", {})[param.name] = value  # for command_line
         return value
 
     return [
