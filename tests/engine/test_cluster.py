@@ -1,6 +1,6 @@
 """The level engine on Ray (solver/cluster.py) gives the bits of one process: Dalek Dice with 2
 and 3 players and Strike with 3, on a local 2-worker Ray instance started once for the module;
-a solve checkpointed through Ray and stopped part-way resumes (on Ray or here) to the same bits;
+a driver checkpointing through Ray and SIGKILLed part-way resumes (on Ray or here) to the same bits;
 a worker SIGKILLed during a level costs its task a retry, not the solve. The expected bits are
 those of the single-process solve, computed in the test."""
 
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 from dataclasses import asdict
 
 import numpy as np
 import pytest
-from helpers import invoke, run_cli
+from helpers import invoke, kill_part_way, run_cli
 
 from solver import cluster
 from solver.checkpoint import Checkpoint
@@ -78,29 +79,41 @@ def test_strike_on_ray_has_the_bits_of_one_process(address) -> None:
               levels.solve(LevelStrike(game), runner=cluster.RayRunner()))
 
 
-class Stop(Exception):
-    """The driver dies part-way (raised from its progress callback)."""
+DRIVER = """
+import logging, sys, time
+from pathlib import Path
+import ray
+from solver import cluster
+from solver.checkpoint import Checkpoint
+from solver.engine import levels
+from solver.games.dalek.levels import LevelRace
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.turn import compile_turn
+levels.CHUNK = {chunk}
+ray.init(address="{address}", logging_level=logging.ERROR, log_to_driver=False)
+game = LevelRace(DalekRace(compile_turn(parse_rules(dice=4)), 3, 8))
+levels.solve(game, store=Checkpoint(Path(sys.argv[1]), {parameters}), runner=cluster.RayRunner(),
+             progress=lambda status: time.sleep(0.05))
+"""
 
 
-def test_a_solve_stopped_on_ray_resumes_to_the_same_bits(address, small_chunks,
+def test_a_driver_killed_on_ray_resumes_to_the_same_bits(address, small_chunks,
                                                          tmp_path) -> None:
-    whole = levels.solve(race(3, 8, 4))
+    """The driver (a child joined to the module's instance) is SIGKILLed once 4 levels are
+    stored; its checkpoint resumes on Ray and in one process."""
     parameters = {"race": "3p8-4"}
-
-    def stop_after(count: int):
-        def progress(status: levels.Status) -> None:
-            if status.levels_done - status.resumed_levels >= count:
-                raise Stop
-        return progress
-
-    for folder, resume_on_ray in ((tmp_path / "ray", True), (tmp_path / "here", False)):
-        with pytest.raises(Stop):
-            levels.solve(race(3, 8, 4), store=Checkpoint(folder, parameters),
-                         progress=stop_after(5), runner=cluster.RayRunner())
-        resumed = levels.solve(race(3, 8, 4), store=Checkpoint(folder, parameters),
-                               runner=cluster.RayRunner() if resume_on_ray else None)
-        assert resumed.resumed == 5
-        assert resumed.values.tobytes() == whole.values.tobytes()
+    folder = tmp_path / "ray"
+    done = kill_part_way(DRIVER.format(chunk=CHUNK, address=address, parameters=parameters),
+                         folder, 4)
+    assert 4 <= done < race(3, 8, 4).levels  # killed part-way
+    shutil.copytree(folder, tmp_path / "here")
+    whole = levels.solve(race(3, 8, 4))
+    for name, runner in (("ray", cluster.RayRunner()), ("here", None)):
+        resumed = levels.solve(race(3, 8, 4), store=Checkpoint(tmp_path / name, parameters),
+                               runner=runner)
+        assert resumed.resumed == done
+        same_bits(resumed, whole)
 
 
 def test_a_worker_killed_during_a_level_costs_a_retry_not_the_solve(address, small_chunks,
