@@ -269,6 +269,12 @@ class Edges:
         """The position (its place in the batch) of each edge."""
         return np.repeat(np.arange(len(self.start) - 1), np.diff(self.start))
 
+    def part(self, first: int, stop: int) -> Edges:
+        """The edges of positions first..stop-1 (places in the batch): views, not copies."""
+        lo, hi = self.start[first], self.start[stop]
+        return Edges(self.start[first:stop + 1] - lo, self.target[lo:hi],
+                     self.probability[lo:hi], self.option[lo:hi])
+
     def take(self, rows: np.ndarray) -> Edges:
         """The edges of these positions (places in the batch), in that order."""
         if np.array_equal(rows, np.arange(len(self.start) - 1)):
@@ -648,14 +654,16 @@ def _components(game: LevelGame | OptionGame, members: np.ndarray, edges: Edges 
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    rows, cols = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
-    for start in range(0, len(members), CHUNK if edges is None else max(len(members), 1)):
-        row, target = (_links(game, members[start:start + CHUNK], every=True) if edges is None
-                       else (edges.row, edges.target))
+    rows, cols = [np.empty(0, dtype=np.int32)], [np.empty(0, dtype=np.int32)]
+    for start in range(0, len(members), CHUNK):
+        stop = min(start + CHUNK, len(members))
+        part = None if edges is None else edges.part(start, stop)
+        row, target = (_links(game, members[start:stop], every=True) if part is None
+                       else (part.row, part.target))
         place = _within(members, target)
         inside = place >= 0
-        rows.append(row[inside] + start)
-        cols.append(place[inside])
+        rows.append((row[inside] + start).astype(np.int32))  # members of one level: < 2**31
+        cols.append(place[inside].astype(np.int32))
     rows, cols = np.concatenate(rows), np.concatenate(cols)
     if not len(rows):
         return np.arange(len(members))
@@ -838,18 +846,27 @@ class _OptionChunk(_Chunk):
     leaving the level, so a level is nearly one component): small systems are solved sparse
     and direct, large ones by Gauss-Seidel sweeps from the values they hold (the fill-in of a
     direct solve grows too fast; every policy leaves the level with some probability within
-    two moves, so the sweeps contract)."""
+    two moves, so the sweeps contract). Responses and right-hand sides are worked out `CHUNK`
+    members at a time: a member's sums run over its own edges in the same order either way,
+    and the temporaries stay those of a block."""
 
     def __init__(self, solver: _ChunkView, positions: np.ndarray, labels: np.ndarray,
                  edges: Edges) -> None:
         super().__init__(solver, positions, labels)
-        self.edges, self.row = edges, edges.row
-        self.edge_objective = self.objective[self.row]
-        self.inside = self.member_of(edges.target)  # member an edge leads to
-        self.loops[self.component[self.row[self.inside >= 0]]] = True
+        self.edges = edges
+        self.inside = np.empty(len(edges.target), dtype=np.int32)  # member an edge leads to
+        for first, part in self._parts():
+            inside = self.member_of(part.target)
+            self.inside[edges.start[first]:edges.start[first] + len(inside)] = inside
+            self.loops[self.component[part.row[inside >= 0] + first]] = True
         self.width = int(edges.option.max(initial=0)) + 1
         self.chosen = np.zeros(len(positions), dtype=np.int8)
         self._warm_start()
+
+    def _parts(self):
+        """(first member, its block's edges) of every block of `CHUNK` members."""
+        for first in range(0, len(self.positions), CHUNK):
+            yield first, self.edges.part(first, min(first + CHUNK, len(self.positions)))
 
     def start(self) -> None:
         everyone = np.ones(len(self.positions), dtype=bool)
@@ -869,13 +886,26 @@ class _OptionChunk(_Chunk):
     def _respond(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(value, option) of the masked members' best responses to the current values."""
         self.response_of = mask
-        edges = mask[self.row]
-        row = (np.cumsum(mask) - 1)[self.row[edges]]  # place among the masked members
+        best, chosen = [np.empty(0)], [np.empty(0, dtype=np.int8)]
+        for first, part in self._parts():
+            block = mask[first:first + len(part.start) - 1]
+            if block.any():
+                found = self._respond_part(first, part, block)
+                best.append(found[0])
+                chosen.append(found[1])
+        return np.concatenate(best), np.concatenate(chosen)
+
+    def _respond_part(self, first: int, part: Edges, mask: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """`_respond` for one block's masked members (mask over the block)."""
+        own = part.row
+        edges = mask[own]
+        row = (np.cumsum(mask) - 1)[own[edges]]  # place among the masked members
         count = int(mask.sum())
-        utilities = self.solver.utilities(self.edges.target[edges, None],
-                                          self.edge_objective[edges])[:, 0]
-        key = row * self.width + self.edges.option[edges]
-        values = np.bincount(key, self.edges.probability[edges] * utilities,
+        utilities = self.solver.utilities(part.target[edges, None],
+                                          self.objective[own[edges] + first])[:, 0]
+        key = row * self.width + part.option[edges]
+        values = np.bincount(key, part.probability[edges] * utilities,
                              minlength=count * self.width).reshape(count, self.width)
         present = np.bincount(key, minlength=count * self.width).reshape(count, self.width) > 0
         values[~present] = -np.inf
@@ -893,31 +923,51 @@ class _OptionChunk(_Chunk):
         import scipy.sparse as sp
         import scipy.sparse.linalg as spla
 
-        count, metrics = int(members.sum()), self.solver.game.metrics
+        count = int(members.sum())
         place = np.cumsum(members) - 1
-        played = members[self.row] & (self.edges.option == self.chosen[self.row])
-        row, target = self.row[played], self.inside[played]
-        probability = self.edges.probability[played]
-        out = target < 0
-        terms = probability[out, None] * self.solver.rows(self.edges.target[played][out])
-        rhs = np.column_stack([np.bincount(place[row[out]], terms[:, m], minlength=count)
-                               for m in range(metrics)])
-        loop = ~out & (probability != 0)
-        if not loop.any():
+        rhs, links = [np.empty((0, self.solver.game.metrics))], []
+        for first, part in self._parts():
+            block = members[first:first + len(part.start) - 1]
+            if block.any():
+                found = self._played(first, part, block, place)
+                rhs.append(found[0])
+                links.append(found[1:])
+        rhs = np.concatenate(rhs)
+        row, column, probability = (np.concatenate(p) for p in zip(*links)) if links else \
+            (np.empty(0, dtype=np.int64),) * 3
+        if not len(row):
             values = rhs
         elif count <= DIRECT:
             matrix = sp.identity(count, format="csc") - sp.csc_matrix(
-                (probability[loop], (place[row[loop]], place[target[loop]])),
-                shape=(count, count))
-            values = spla.spsolve(matrix, rhs).reshape(count, metrics)
+                (probability, (row, column)), shape=(count, count))
+            values = spla.spsolve(matrix, rhs).reshape(count, -1)
         else:  # edges are in row order: the CSR layout at once
-            start = np.concatenate([[0], np.cumsum(np.bincount(place[row[loop]],
-                                                                minlength=count))])
+            start = np.concatenate([[0], np.cumsum(np.bincount(row, minlength=count))])
+            del row
             values = np.ascontiguousarray(self.solver.values[:, self.positions[members]].T)
-            self.stats.sweeps += _sweeps(start, place[target[loop]], probability[loop],
-                                         np.ascontiguousarray(rhs), values, SWEPT, MAX_SWEEPS)
+            self.stats.sweeps += _sweeps(start, column, probability, np.ascontiguousarray(rhs),
+                                         values, SWEPT, MAX_SWEEPS)
         self.solver.values[:, self.positions[members]] = values.T
         self.stats.forward += count
+
+    def _played(self, first: int, part: Edges, mask: np.ndarray, place: np.ndarray
+                ) -> tuple[np.ndarray, ...]:
+        """For one block's masked members, under the options they play: the right-hand side
+        (edges leaving the component), and the edges staying in it (row and column among all
+        masked members, probability)."""
+        own = part.row
+        played = mask[own] & (part.option == self.chosen[first:first + len(mask)][own])
+        row = place[own[played] + first]
+        target = self.inside[self.edges.start[first]:][:len(own)][played]
+        probability = part.probability[played]
+        out = target < 0
+        terms = probability[out, None] * self.solver.rows(part.target[played][out])
+        low = place[first + np.argmax(mask)]  # the block's first masked member
+        count = int(mask.sum())
+        rhs = np.column_stack([np.bincount(row[out] - low, terms[:, m], minlength=count)
+                               for m in range(terms.shape[1])])
+        loop = ~out & (probability != 0)
+        return (rhs, row[loop], place[target[loop]].astype(np.int32), probability[loop])
 
 
 @njit(cache=True, nogil=True)
