@@ -1,12 +1,10 @@
-"""Dalek Dice: a remembered turn rule whose stopping threshold follows the scores, in the
-two-player race (solver/games/dalek/racerules.py, issue 15). Searches (a, b) at a small target
-against an optimal opponent, then values the rule found, and the fixed threshold it starts from,
-at the full target: against an optimal opponent (mean of the two seats) and against itself.
-Prints each figure with the seconds it took.
+"""Dalek Dice: the race rule searched at the target itself (solver/games/dalek/racerules.py,
+issue 15): on each rule of the one-turn frontier (`dalek rules`), the best threshold a, then the
+best pace b, against the perfect player; the frontier's rules then against a seat playing to win
+and against themselves. Prints every rule valued with the CPU and wall seconds so far; the
+frontier is kept in the disk cache (`dice-solver dalek rules --race` reads it).
 
-Run: python benchmarks/bench_dalek_race_rules.py [SEARCH_TARGET [TARGET [STOP]]]
-     (defaults 20, 60 and 12: "keep the Daleks, stop at 12", the best fixed threshold's
-     neighbourhood for one turn)
+Run: python benchmarks/bench_dalek_race_rules.py [TARGET]   (default 60)
 """
 
 from __future__ import annotations
@@ -21,22 +19,24 @@ from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 
-def main(search_target: int, target: int, stop: int) -> None:
-    rules = rr.RaceRules(rf.Rulebook(Pairs.of(compile_turn(parse_rules()))), rf.TurnRule(stop))
-    clock = time.perf_counter()
-    found = rr.search_rule(rules, search_target)
-    print(f"search at {search_target}: a={found.numbers[0]} b={found.numbers[1]}/10, "
-          f"{found.value:.6f} against an optimal seat, {found.evaluated} rules, "
-          f"{time.perf_counter() - clock:.0f} s", flush=True)
-    for name, rule in (("fixed", rr.RaceRule(rules.base, stop, 0)),
-                       ("found", rr.RaceRule(rules.base, *found.numbers))):
-        clock = time.perf_counter()
-        optimal = rules.against_optimal(rule, target)
-        itself = rules.values((rule, rule), target)
-        print(f"{name} a={rule.a} b={rule.b}/10 at {target}: {optimal:.6f} against an optimal "
-              f"seat (mean of both seats); against itself seat 1 {itself[0]:.6f}, seat 2 "
-              f"{itself[1]:.6f}; {time.perf_counter() - clock:.0f} s", flush=True)
+def main(target: int) -> None:
+    wall, cpu = time.perf_counter(), time.process_time()
+
+    def log(line: str) -> None:
+        print(f"[{time.perf_counter() - wall:7.0f} s, CPU {time.process_time() - cpu:6.0f} s] "
+              f"{line}", flush=True)
+
+    pairs = Pairs.of(compile_turn(parse_rules()))
+    bases, _ = rf.learned(pairs)
+    log(f"one-turn frontier: {[b.rule.name for b in bases]}")
+    rows, cached = rr.learned(pairs, bases, target, force=True, log=log)
+    log(f"race frontier to {target} ({'cached' if cached else 'searched'}):")
+    for row in rows:
+        log(f"size {row.size} {row.rule.numbers}: against the perfect player {row.first:.6f} / "
+            f"{row.second:.6f} (mean {row.mean:.6f}, loss {100 * row.loss:.2f} games in 100); "
+            f"against a seat playing to win {row.beaten_first:.6f} / {row.beaten_second:.6f}; "
+            f"against itself going first {row.self_first:.6f}")
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:4]), *(20, 60, 12)[len(sys.argv[1:4]):])
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
