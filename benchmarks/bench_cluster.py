@@ -69,13 +69,14 @@ def run(workers: int, players: int, target: int, dice: int) -> dict:
 
 
 def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = False,
-          chunk: int | None = None) -> tuple[list, list[str]]:
+          chunk: int | None = None, reached: float | None = None) -> tuple[list, list[str]]:
     """Rows (cores, nodes, hours, efficiency, memory per node) for the race `players` to
     `target`, from the 1-worker run `one`: the work per numbered position of a level before
     the final round and in it (or, with `engine_costs`, the level engine's own estimate's,
     dalek/levels.SECONDS_BEFORE_FINAL and SECONDS_FINAL, measured on a quieter machine), the
     share of numbers reached and the per-level overhead measured there; tasks of at most
-    `chunk` positions (default levels.CHUNK)."""
+    `chunk` positions (default levels.CHUNK), and `reached` the share of numbers reached
+    (default: the run's; it grows with the target)."""
     from solver.engine import levels
     from solver.games.dalek import levels as dalek_levels
     from solver.games.dalek.levels import LevelRace
@@ -91,7 +92,7 @@ def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = Fa
     if engine_costs:
         cost = {False: dalek_levels.SECONDS_BEFORE_FINAL, True: dalek_levels.SECONDS_FINAL}
     chunk = chunk or levels.CHUNK
-    reached = sum(e["positions"] for e in one["log"]) / sum(one["numbers"])
+    reached = reached or sum(e["positions"] for e in one["log"]) / sum(one["numbers"])
     overhead = sum(e["seconds"] - e["work"] for e in one["log"]) / len(one["log"])
     game = LevelRace(DalekRace(compile_turn(parse_rules()), players, target))
     shared = game.size * (8 * game.metrics + 1)  # values and states, put once per level
@@ -146,10 +147,12 @@ def main() -> None:
                         help="model with the level engine's own estimate of the work per "
                              "position instead of the one measured")
     parser.add_argument("--chunk", type=int, help="model tasks of at most this many positions")
+    parser.add_argument("--reached", type=float,
+                        help="model this share of the numbers reached (default: the run's)")
     args = parser.parse_args()
     if args.model_only:
         one = json.loads(args.model_only.read_text())["one"]
-        print_model(one, args.engine_costs, args.chunk)
+        print_model(one, args.engine_costs, args.chunk, args.reached)
         return
     one, two = (run(w, args.players, args.target, args.dice) for w in (1, 2))
     rows = [[f"{len(one['log']) - 1 - k}", f"{a['positions']:,}", f"{a['tasks']}",
@@ -167,11 +170,12 @@ def main() -> None:
           f"the same bits: {one['hash'] == two['hash']}")
     if args.json:
         args.json.write_text(json.dumps({"one": one, "two": two}, indent=1) + "\n")
-    print_model(one, args.engine_costs, args.chunk)
+    print_model(one, args.engine_costs, args.chunk, args.reached)
 
 
-def print_model(one: dict, engine_costs: bool, chunk: int | None) -> None:
-    rows, notes = model(one, engine_costs=engine_costs, chunk=chunk)
+def print_model(one: dict, engine_costs: bool, chunk: int | None, reached: float | None
+                ) -> None:
+    rows, notes = model(one, engine_costs=engine_costs, chunk=chunk, reached=reached)
     print("\nModelled: Dalek Dice, 4 players to 60:")
     print(table(["cores", "nodes", "hours", "efficiency", "memory per node"], rows))
     print("\n".join(f"- {note}" for note in notes))
