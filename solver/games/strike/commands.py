@@ -330,26 +330,49 @@ def _numbers(text: str, option: str) -> list[int]:
 
 
 @strike.command("table")
-@click.option("--out", type=OutputPath(directory=True), default="tables/strike",
-              show_default=True,
-              help="Folder to write (made if missing; the folder it sits in must exist).")
-@reading_options
+@click.option("--out", type=OutputPath(directory=True), default=None,
+              help="Folder to write, made if missing in an existing folder (default "
+                   "tables/strike for 2 players, tables/strike_<N>p otherwise).")
+@click.option("--players", type=SEATS, default=2, show_default=True, help="2 to 5.")
+@model_options
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--no-cache", is_flag=True, help="Solve again instead of reading the cache.")
+@force_option
+@_engine_options
 @json_option
-def table_command(out, fly_out, empty_arena, as_json) -> None:
-    """Write the 2-player policy (stop or throw again) and P(win) of every position, and the
-    first player's chance as a function of --hit (9 dice each, hit 1/2, no miss)."""
+def table_command(out, players, edition, dice, quiet, no_cache, force, as_json, **model) -> None:
+    """Write the policy (stop or throw again) and every seat's value at every position a game
+    reaches, keyed as players type positions; for 2 players also the first player's chance as
+    a function of --hit (default: 2 players, 9 dice each, hit 1/2, no miss)."""
     start = time.perf_counter()
-    game = Strike(fly_out=fly_out, empty_arena=empty_arena)
-    manifest, summary = strike_report.write_tables(Path(out), command_line(), game)
+    game = game_of(players, edition, dice, **model)
+    folder = Path(out) if out is not None else _folder(
+        "tables/strike" if players == 2 else f"tables/strike_{players}p")
+    solution, engine = _solve_game(game, False, quiet, force, no_cache)
+    manifest, summary = strike_report.write_tables(folder, command_line(), game, solution,
+                                                   edition=int(edition))
     hits = summary["sweep_hits"]
-    data = {"out": out, "manifest": str(manifest), "rules": strike_report.rules_of(game),
+    data = {"out": str(folder), "manifest": str(manifest),
+            "rules": strike_report.rules_of(game, int(edition)), "engine": engine,
             "positions": summary["positions"], "p_win_seat1": summary["p_win_seat1"],
             "residual": summary["residual"],
             "sweep_hits": [float(Fraction(h)) for h in hits], "sweep_hits_exact": hits,
-            "timings": strike_report.timings(time.perf_counter() - start)}
-    emit(data, f"wrote {out}: {summary['positions']} positions; P(seat 1 wins) "
-               f"{summary['p_win_seat1']:.12f}; --hit sweep over {', '.join(hits)}\n"
-               f"manifest: {manifest}", as_json)
+            "timings": strike_report.timings(time.perf_counter() - start,
+                                             getattr(solution, "cached", False))}
+    sweep = f"; --hit sweep over {', '.join(hits)}" if hits else ""
+    emit(data, f"wrote {folder}: {summary['positions']} positions, every seat's value; P(seat "
+               f"1 wins) {summary['p_win_seat1']:.12f}{sweep}\nmanifest: {manifest}", as_json)
+
+
+def _folder(default: str) -> Path:
+    """The default folder to write, checked now (as --out is when read)."""
+    from solver.tables import check_output
+
+    try:
+        return check_output(default, directory=True)
+    except ValueError as error:
+        raise InputError(f"cannot write the table to {default}: {error} (or give --out)") \
+            from None
 
 
 @strike.command("rules")

@@ -57,6 +57,7 @@ PHASES = 2  # START and MID, outside the setup level
 # (`python benchmarks/bench_levels.py --strike`), so the time errs long on a quiet machine; the
 # memory beyond the values is the interpreter and its libraries (about 300 MB), the state byte,
 # the reachability sweep's flags and a level's edges.
+OPTION_BLOCK = 1 << 15  # positions whose options are built at once
 SECONDS_PER_NUMBER = 60e-6
 FIXED_BYTES = 400e6
 BYTES_PER_NUMBER = 200
@@ -87,6 +88,7 @@ class LevelStrike:
                     self.offset[out, k - 1] + self._block(out, k - 1)
             self.level_start.append(self.offset[out, NUMBERS] + self._block(out, NUMBERS))
         self.size = int(self.level_start[-1])
+        self.target_type = np.int32 if self.size < 2**31 else np.int64  # of option edges
         self.levels = self.total  # the setup, then 0..total-2 dice out
         self._terminal_table = self._payoffs()
         self._terminal_rows: dict[tuple, int] = {}
@@ -236,7 +238,29 @@ class LevelStrike:
 
     def options(self, positions: np.ndarray) -> levels.Edges:
         """Each position's options as edges: at setup, each arena a placement makes; then
-        the throw (START), or stopping and throwing again (MID, options 0 and 1)."""
+        the throw (START), or stopping and throwing again (MID, options 0 and 1). Built
+        `OPTION_BLOCK` positions at a time, then joined a field at a time: a level's options
+        are held whole (13 bytes an edge), their temporaries only for a block."""
+        from solver.engine import levels
+
+        blocks = [self._options(positions[lo:lo + OPTION_BLOCK])
+                  for lo in range(0, max(len(positions), 1), OPTION_BLOCK)]
+        if len(blocks) == 1:
+            return blocks[0]
+        counts = np.array([len(b.target) for b in blocks])
+        start = np.concatenate([[0], *(b.start[1:] + first for b, first in
+                                       zip(blocks, np.cumsum(counts) - counts))])
+        joined = []
+        for name in ("target", "probability", "option"):
+            parts = [getattr(b, name) for b in blocks]
+            for b in blocks:
+                setattr(b, name, None)
+            joined.append(np.concatenate(parts))
+            del parts
+        return levels.Edges(start, *joined)
+
+    def _options(self, positions: np.ndarray) -> levels.Edges:
+        """`options` of one block of positions."""
         from solver.engine import levels
 
         empty = np.empty(0, dtype=np.int64)
@@ -271,7 +295,8 @@ class LevelStrike:
         row, sequence, target, probability, option = (np.concatenate(p) for p in zip(*parts))
         order = np.lexsort((sequence, row))
         start = np.concatenate([[0], np.cumsum(np.bincount(row, minlength=len(positions)))])
-        return levels.Edges(start, target[order], probability[order], option[order])
+        return levels.Edges(start, target[order].astype(self.target_type), probability[order],
+                            option[order])
 
     def _setup_edges(self, row: int, position: Position) -> tuple[np.ndarray, ...]:
         """A setup-level position's options, as the model's local model gives them."""
@@ -363,12 +388,22 @@ class LevelSolution:
     cached: bool = False
     compact: bool = False
     exact = None
+    _rank: np.ndarray | None = field(default=None, repr=False)
 
     def column(self, number: int) -> int:
         """The table's column of a reachable position's number."""
         if not self.compact:
             return number
         return int(np.count_nonzero(self.graph.index.reachable[:number]))
+
+    def columns(self, numbers: np.ndarray) -> np.ndarray:
+        """`column` of many numbers (a compact table: from a rank of every number, made
+        once)."""
+        if not self.compact:
+            return numbers
+        if self._rank is None:
+            self._rank = np.cumsum(self.graph.index.reachable) - 1
+        return self._rank[numbers]
 
     def values(self, position: Position) -> np.ndarray:
         return self.table[:, self.column(self.graph.index[position])]

@@ -6,6 +6,7 @@ maximises minus the points; reports turn them back into points, so lower is bett
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -220,39 +221,98 @@ def game_summary(game: Strike, solution: Solution, exact: bool, edition: int,
             "timings": solve_timings(solution)}
 
 
-def _policy_rows(game: Strike, solution: Solution) -> list[tuple]:
-    """One row per position: who moves, stocks, arena, phase, each seat's P(win), the best
-    option and, mid-turn, the mover's P(win) after stopping and after throwing again."""
-    rows = []
-    for position in sorted(solution.graph.positions,
-                           key=lambda p: (-p.phase, p.stocks, p.mover, p.arena)):
-        numbers = representative(position.arena)
-        floats, _ = option_values(solution, position, False)
-        options = labelled_options(game, position, numbers)
-        best = max(range(len(options)), key=lambda k: (floats[options[k][1]], -k))
-        values = solution.values(position)
-        stop = throw = ""
-        if position.phase == MID:
-            stop, throw = repr(float(floats[0])), repr(float(floats[1]))
-        rows.append((position.mover + 1, *position.stocks, " ".join(map(str, numbers)),
-                     PHASE_NAMES[position.phase], options[best][0],
-                     *(repr(float(values[game.layout.win(s)])) for s in range(game.players)),
-                     stop, throw))
-    return rows
-
-
-def write_tables(out: Path, command: str, game: Strike | None = None,
-                 hits: tuple[Fraction, ...] = SWEEP_HITS) -> tuple[Path, dict]:
-    """tables/strike: the throw-again/stop policy and P(win) of every position (2 players,
-    default model unless `game`, played for P(win), says otherwise) and the value at the start
-    for each of `hits` (the rest of the model as `game`'s)."""
-    game = Strike() if game is None else game
-    solution = solve(game, game.start())
+def table_header(game: Strike) -> list[str]:
+    """The policy table's columns: the position as players type it (the mover, each seat's
+    stock, the arena's numbers, the phase), the best option, every seat's value (P(win), or
+    expected points and then P(win) under points scoring) and, mid-turn, the mover's value
+    after stopping and after throwing again."""
     seats = range(1, game.players + 1)
-    header = ["mover", *(f"stock_seat{s}" for s in seats), "arena", "phase", "best",
-              *(f"p_win_seat{s}" for s in seats), "mover_p_win_if_stop",
-              "mover_p_win_if_throw"]
-    files = write_table(out, "policy", header, _policy_rows(game, solution))
+    wins = [f"p_win_{s}" for s in seats] if game.scoring == "points" else []
+    return ["mover", *(f"stock_{s}" for s in seats), "arena", "phase", "best",
+            *(f"value_{s}" for s in seats), *wins, "mover_value_if_stop",
+            "mover_value_if_throw"]
+
+
+def _table_row(game: Strike, mover: int, stocks, numbers: list[int], phase: int, best: str,
+               values: np.ndarray, choices: tuple[float, float] | None) -> tuple:
+    """One row of `table_header` (values: the position's metrics; choices: the mover's
+    metric after stopping and after throwing again, mid-turn)."""
+    sign = 1 if game.scoring == "win" else -1
+    layout, seats = game.layout, range(game.players)
+    wins = [repr(float(values[layout.win(s)])) for s in seats] \
+        if game.scoring == "points" else []
+    return (mover + 1, *stocks, " ".join(map(str, numbers)), PHASE_NAMES[phase], best,
+            *(repr(sign * float(values[layout.objective(s)]) + 0.0) for s in seats), *wins,
+            *((repr(sign * float(c) + 0.0) for c in choices) if choices else ("", "")))
+
+
+def _position_row(game: Strike, solution: Solution, position: Position) -> tuple:
+    """A position's row, from the position's local model."""
+    numbers = representative(position.arena)
+    floats, _ = option_values(solution, position, False)
+    options = labelled_options(game, position, numbers)
+    best = max(range(len(options)), key=lambda k: (floats[options[k][1]], -k))
+    return _table_row(game, position.mover, position.stocks, numbers, position.phase,
+                      options[best][0], solution.values(position),
+                      (floats[0], floats[1]) if position.phase == MID else None)
+
+
+def policy_rows(game: Strike, solution: Solution) -> Iterator[tuple]:
+    """Every position the solve reached, one row each: by phase, stocks, mover and arena
+    (cyclic engine); in the order of their numbers (level engine, `level_rows`)."""
+    if hasattr(solution.graph, "positions"):
+        for position in sorted(solution.graph.positions,
+                               key=lambda p: (-p.phase, p.stocks, p.mover, p.arena)):
+            yield _position_row(game, solution, position)
+        return
+    numbered = solution.game
+    reached = np.flatnonzero(solution.graph.index.reachable)
+    setup = reached < len(numbered.setup)
+    for number in reached[setup].tolist():
+        yield _position_row(game, solution, numbered.setup[number])
+    yield from level_rows(game, solution, reached[~setup])
+
+
+def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 15
+               ) -> Iterator[tuple]:
+    """The rows of positions in play of a level solve, a block of numbers at a time: each
+    option's value from the position's option edges (first best played, as the engine
+    does)."""
+    numbered, table = solution.game, solution.table
+    terminals = numbered.terminals()
+    for lo in range(0, len(numbers), block):
+        part = numbers[lo:lo + block]
+        at = numbered.decode(part)
+        values = table[:, solution.columns(part)]
+        edges = numbered.options(part)
+        row, target = edges.row, edges.target
+        metric = game.layout.objective(at.mover)[row]
+        utility = np.empty(len(target))
+        inner = target >= 0
+        utility[inner] = table[metric[inner], solution.columns(target[inner])]
+        utility[~inner] = terminals[-1 - target[~inner], metric[~inner]]
+        choices = np.bincount(row * 2 + edges.option, edges.probability * utility,
+                              minlength=2 * len(part)).reshape(-1, 2)
+        stocks = at.stocks.tolist()
+        for k, (mover, arena, phase) in enumerate(zip(at.mover.tolist(), at.arena.tolist(),
+                                                      at.phase.tolist())):
+            if phase == MID:
+                best = "stop" if choices[k, 0] >= choices[k, 1] else "throw again"
+            else:
+                best = f"throw all {stocks[k][mover]} (the big hit)" if not arena else "throw"
+            yield _table_row(game, mover, stocks[k], representative((1,) * arena), phase, best,
+                             values[:, k], tuple(choices[k]) if phase == MID else None)
+
+
+def write_tables(out: Path, command: str, game: Strike, solution: Solution,
+                 hits: tuple[Fraction, ...] = SWEEP_HITS, edition: int = DEFAULT_EDITION
+                 ) -> tuple[Path, dict]:
+    """The policy and every seat's value at every position the solve reached
+    (`table_header`); for two players, also the value at the start for each of `hits` (the
+    rest of the model as `game`'s, cyclic engine)."""
+    start = solution.values(game.start())
+    files = write_table(out, "policy", table_header(game), list(policy_rows(game, solution)))
+    hits = hits if game.players == 2 else ()
     sweep = []
     for hit in hits:
         swept = replace(game, hit=hit)
@@ -261,12 +321,12 @@ def write_tables(out: Path, command: str, game: Strike | None = None,
         first = result.values(swept.start())[swept.layout.win(0)]
         sweep.append((exact_text(hit), repr(float(first)), repr(different), repr(same),
                       result.graph.size, f"{result.residual:.1e}"))
-    files += write_table(out, "hit_sweep", ["hit", "p_win_seat1", "seat2_p_win_if_different",
-                                             "seat2_p_win_if_same", "positions", "residual"],
-                         sweep)
+    if hits:
+        files += write_table(out, "hit_sweep", ["hit", "p_win_seat1", "seat2_p_win_if_different",
+                                                 "seat2_p_win_if_same", "positions", "residual"],
+                             sweep)
     summary = {"positions": solution.graph.size,
-               "p_win_seat1": float(solution.values(game.start())[game.layout.win(0)]),
+               "p_win_seat1": float(start[game.layout.win(0)]),
                "residual": solution.residual,
                "sweep_hits": [exact_text(h) for h in hits]}
-    return write_manifest(out, files, command, rules_of(game), summary), summary
-
+    return write_manifest(out, files, command, rules_of(game, edition), summary), summary

@@ -6,6 +6,7 @@ test_dalek_cli's helper); the JSON checks call the click group in process.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 from fractions import Fraction
@@ -17,6 +18,7 @@ from helpers import ROOT, run_cli
 from test_strike_bruteforce import BruteForce
 
 from solver.cli import cli
+from solver.engine.cyclic import solve
 from solver.games.strike.model import Strike
 from solver.games.strike.report import rules_of, write_tables
 
@@ -194,18 +196,56 @@ def test_output_is_the_same_under_any_hash_seed() -> None:
 def test_tables_are_deterministic_and_hashed(tmp_path: Path) -> None:
     hits = (Fraction(0), Fraction(1, 2))
     game = Strike(dice=3)
-    first, _ = write_tables(tmp_path / "a", "test", game, hits)
-    second, _ = write_tables(tmp_path / "b", "test", game, hits)
+    solution = solve(game, game.start())
+    first, _ = write_tables(tmp_path / "a", "test", game, solution, hits)
+    second, _ = write_tables(tmp_path / "b", "test", game, solve(game, game.start()), hits)
     for name, entry in json.loads(first.read_text())["files"].items():
         data = (tmp_path / "a" / name).read_bytes()
         assert hashlib.sha256(data).hexdigest() == entry["sha256"]
         assert data == (tmp_path / "b" / name).read_bytes()
     assert first.read_bytes() == second.read_bytes()
-    rows = json.loads((tmp_path / "a" / "policy.json").read_text())["rows"]
-    mid = [r for r in rows if r[4] == "mid-turn"]
-    assert mid and all(r[5] in ("stop", "throw again") for r in mid)
-    assert all(float(r[8 if r[5] == "stop" else 9]) >= float(r[9 if r[5] == "stop" else 8])
-               for r in mid)
+    table = json.loads((tmp_path / "a" / "policy.json").read_text())
+    column = {name: k for k, name in enumerate(table["columns"])}
+    mid = [r for r in table["rows"] if r[column["phase"]] == "mid-turn"]
+    assert mid and all(r[column["best"]] in ("stop", "throw again") for r in mid)
+    for r in mid:
+        stop, throw = (float(r[column[f"mover_value_if_{c}"]]) for c in ("stop", "throw"))
+        assert (stop >= throw) == (r[column["best"]] == "stop")
+        assert float(r[column[f"value_{r[0]}"]]) == pytest.approx(max(stop, throw), abs=1e-12)
+
+
+@pytest.mark.parametrize("players, dice, scoring", [(3, 2, "points"), (4, 2, "win")])
+def test_both_engines_write_the_same_table(tmp_path: Path, players, dice, scoring) -> None:
+    """Every position a game reaches, keyed as players type it: the same rows on either
+    engine (values to 1e-12), every seat's values summing as they must (P(win) to 1; points
+    to n(n-1)/2), and a cached level solve writes the same bytes."""
+    tables = {}
+    for name, engine in (("cyclic", "cyclic"), ("levels", "levels"), ("again", "levels")):
+        result = run_cli("strike", "table", "--players", str(players), "--dice", str(dice),
+                         "--scoring", scoring, "--engine", engine, "--quiet",
+                         "--out", str(tmp_path / name))
+        assert result.returncode == 0, result.stderr
+        with open(tmp_path / name / "policy.csv", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        key = ["mover", *(f"stock_{s}" for s in range(1, players + 1)), "arena", "phase"]
+        tables[name] = {tuple(r[k] for k in key): r for r in rows}
+    assert (tmp_path / "again" / "policy.csv").read_bytes() == \
+        (tmp_path / "levels" / "policy.csv").read_bytes()
+    cyclic, dense = tables["cyclic"], tables["levels"]
+    assert set(cyclic) == set(dense) and len(cyclic) > 100
+    seats = range(1, players + 1)
+    for key, row in cyclic.items():
+        other = dense[key]
+        assert other["best"] == row["best"]
+        for column, value in row.items():
+            if column.startswith(("value_", "p_win_", "mover_value")) and value:
+                assert float(other[column]) == pytest.approx(float(value), abs=1e-12)
+        wins = sum(float(row[f"p_win_{s}" if scoring == "points" else f"value_{s}"])
+                   for s in seats)
+        assert wins == pytest.approx(1, abs=1e-12)
+        if scoring == "points":
+            points = sum(float(row[f"value_{s}"]) for s in seats)
+            assert points == pytest.approx(players * (players - 1) / 2, abs=1e-11)
 
 
 def test_committed_tables_match_their_manifest() -> None:
