@@ -30,6 +30,11 @@ same loop (`solver.engine.iteration`).
 
 A `Store` (solver/checkpoint.py) keeps finished levels on disk: a solve resumes after the last
 level it holds.
+
+A chunk is a pure function of its inputs (`solve_chunk`: the game, the finished levels' values
+and states, its positions, the level's eager flag): a `Runner` solves a level's chunks here
+(`in_process`) or on a cluster (solver/cluster.py), and the results are written in the chunks'
+order, so both give the same bits.
 """
 
 from __future__ import annotations
