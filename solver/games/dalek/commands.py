@@ -550,16 +550,63 @@ def _learned(rules, force):
     return pairs, rows, cached
 
 
+def _race_learned(rules, target, force):
+    """The race frontier to `target` on the one-turn frontier's rules (each from the cache
+    when found), and optimal play's first-seat share."""
+    from solver.games.dalek import racerules
+
+    pairs, bases, turn_cached = _learned(rules, force)
+    rows, cached = racerules.learned(pairs, bases, target, force)
+    return rows, racerules.optimal_first(pairs, target), cached and turn_cached
+
+
+def race_rule_options(command):
+    """--race and its target: the two-player race's rules instead of one turn's."""
+    for option in reversed([
+        click.option("--race", is_flag=True,
+                     help="The 2-player race's rules (their threshold follows the scores) "
+                          "against a perfect player, instead of one turn's (implied by "
+                          "--target)."),
+        click.option("--target", type=click.IntRange(1, MAX_TARGET), default=DEFAULT_TARGET,
+                     show_default=True, help=f"The race's target (1 to {MAX_TARGET})."),
+    ]):
+        command = option(command)
+    return command
+
+
 @dalek.command("rules")
 @rules_options
+@race_rule_options
 @json_option
-def rules_command(rules, force, as_json) -> None:
+def rules_command(rules, force, race, target, as_json) -> None:
     """One turn, as rules a player can remember: the best rule of each size (how many numbers
     to remember, from "keep the Daleks, stop at T"), its exact expected points, its loss
-    against perfect play and its chance of scoring nothing."""
+    against perfect play and its chance of scoring nothing.
+
+    --race: the 2-player race to --target: on each of those rules, the best threshold a, and
+    a + b/10 x (their score - yours), with "roll until past them" in the final round; each
+    valued against the perfect player (both seats), against a player who knows the rule and
+    plays to beat it, and against itself. The search takes tens of minutes at 60 (then cached)."""
     from solver.games.dalek import rulecard
 
     clock = time.perf_counter()
+    if race or given("target"):
+        rows, first, cached = _race_learned(rules, target, force)
+        report = {"rules": dalek_report.rules_data(rules)} | rulecard.race_report(
+            rules, rows, first, target) | {"timings": _timings(clock, cached)}
+        lines = [f"Dalek Dice race to {target}, 2 players ({rules.dice} dice: {rules.label}; tie "
+                 f"rule {rules.tie_rule}): against a perfect player (perfect play wins "
+                 f"{100 * first:.2f}% going first, {100 * (1 - first):.2f}% second, 50 games in "
+                 f"100)", ""]
+        for row in report["frontier"]:
+            lines.append(f"Size {row['size']}: wins {100 * row['p_first']:.2f}% first, "
+                         f"{100 * row['p_second']:.2f}% second: {100 * row['p_mean']:.2f} games "
+                         f"in 100 (loses {100 * row['loss']:.2f}); against a player who knows "
+                         f"it {100 * row['p_beaten_mean']:.2f}; against itself first "
+                         f"{100 * row['p_self_first']:.2f}%")
+            lines += [f"  - {line}" for line in row["rule"]]
+        emit(report, "\n".join(lines), as_json)
+        return
     pairs, rows, cached = _learned(rules, force)
     report = {"rules": dalek_report.rules_data(rules)} | rulecard.report(pairs, rows) | {
         "timings": _timings(clock, cached)}
@@ -575,16 +622,38 @@ def rules_command(rules, force, as_json) -> None:
 
 @dalek.command("card")
 @rules_options
+@race_rule_options
 @card_option
 @json_option
-def card_command(rules, force, out, as_json) -> None:
+def card_command(rules, force, race, target, out, as_json) -> None:
     """A strategy card for one turn: the smallest rule of `dalek rules` within 0.05 points of
-    the best, with its cost against perfect play in words."""
+    the best, with its cost against perfect play in words.
+
+    --race: the 2-player race to --target: the smallest rule of `dalek rules --race` within
+    half a game in 100 of the best, its thresholds by lead and its cost."""
     from solver.cards import render
     from solver.formatting import exact_text
     from solver.games.dalek import rulecard
 
     clock = time.perf_counter()
+    if race or given("target"):
+        rows, first, cached = _race_learned(rules, target, force)
+        footer = (f"dice-solver dalek card --race: values for {rules.dice} dice ({rules.label}), "
+                  f"tie rule {rules.tie_rule}, race to {target}; a perfect player plays the "
+                  f"equilibrium; every rule: dalek rules --race --json")
+        card = rulecard.race_card(rules, rows, first, target, footer)
+        render(card, Path(out))
+        chosen = rulecard.race_card_row(rows)
+        entry = next(e for e in rulecard.race_report(rules, rows, first, target)["frontier"]
+                     if e["numbers"] == chosen.rule.numbers)
+        report = {"rules": dalek_report.rules_data(rules), "out": out, "target": target,
+                  **{k: entry[k] for k in ("numbers", "p_first", "p_second", "p_mean", "loss",
+                                           "p_beaten_first", "p_beaten_second",
+                                           "p_beaten_mean", "p_self_first")},
+                  "rule": list(card.rule), "cost": card.cost,
+                  "timings": _timings(clock, cached)}
+        emit(report, f"{out}: {card.rule[0]} ... {card.cost}", as_json)
+        return
     pairs, rows, cached = _learned(rules, force)
     footer = (f"dice-solver dalek card: exact values for {rules.dice} dice ({rules.label}), tie "
               f"rule {rules.tie_rule}; every rule of each size: dalek rules --json")

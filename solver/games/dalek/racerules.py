@@ -137,6 +137,42 @@ def perfect_turns(pairs: Pairs, target: int) -> dict[Position, Played]:
 Seat = RaceRule | str | None  # a rule, PERFECT, or None: plays to win against the others
 
 
+class FixedPlay:
+    """The race to one target explored once (`cyclic.explore`: the game's own positions,
+    successors and payoffs), for races where every seat plays a fixed turn at each position:
+    then a race is one sparse linear system, P(result) x value of where it leads, solved at
+    once (a turn scoring 0 passes the move, so positions repeat), instead of the engine's
+    component-by-component policy iteration (some 20 times slower for a fixed race)."""
+
+    def __init__(self, race: DalekRace) -> None:
+        from solver.engine.cyclic import explore
+
+        self.race = race
+        graph = explore(race, race.start())
+        self.positions, self.size = graph.positions, graph.size
+        self.successors = np.stack(graph.successors)
+        self.terminals = np.array([[float(v) for v in t] for t in graph.terminals])
+
+    def values(self, turns: Callable[[Position], np.ndarray]) -> np.ndarray:
+        """Each seat's share of the win from the start, when the mover of each position plays
+        the result distribution `turns` gives."""
+        import scipy.sparse as sp
+        import scipy.sparse.linalg as spla
+
+        play = np.stack([turns(p) for p in self.positions])
+        metric = self.race.metric
+        seats = [metric.value(seat) for seat in range(self.race.players)]
+        inside = self.successors < self.size
+        rows, cols = np.nonzero(inside & (play != 0))
+        loops = sp.csr_matrix((play[rows, cols], (rows, self.successors[rows, cols])),
+                              shape=(self.size, self.size))
+        ends = np.where(inside, 0.0, play)
+        rhs = np.einsum("pr,prm->pm", ends, self.terminals[
+            np.where(inside, 0, self.successors - self.size)][:, :, seats])
+        solved = spla.spsolve((sp.identity(self.size, format="csc") - loops).tocsc(), rhs)
+        return np.atleast_2d(solved.reshape(self.size, -1))[0]
+
+
 class RaceRules:
     """Race rules built on one turn's rulebook, each threshold's turn valued once, and the
     game explored once per target."""
@@ -149,6 +185,7 @@ class RaceRules:
         self._locals: dict[TurnRule, Choices] = {}
         self._known: dict[int, dict] = {}
         self._perfect: dict[int, dict[Position, Played]] = {}
+        self._fixed: dict[int, FixedPlay] = {}
 
     def local(self, base: TurnRule, stop: int) -> Choices:
         rule = replace(base, stop=stop)
@@ -181,6 +218,11 @@ class RaceRules:
                         seat_locals={seat: self.local(any_rule.base, any_rule.a)
                                      for seat in rule_seats},
                         rule_seats=rule_seats, known=self._known.setdefault(target, {}))
+        if len(rule_seats) == len(seats):
+            if target not in self._fixed:
+                self._fixed[target] = FixedPlay(race)
+            return self._fixed[target].values(
+                lambda p: _distribution(rule_seats[p[1]](p))).tolist()
         values = solve_race(race, use_cache=False)
         return [seat["value"] for seat in values.chances(race.start())]
 
@@ -188,6 +230,10 @@ class RaceRules:
         """The rule's share of the win going first and going second against `opponent`."""
         return (self.values((rule, opponent), target)[0],
                 self.values((opponent, rule), target)[1])
+
+
+def _distribution(local: Choices | Played) -> np.ndarray:
+    return local.distribution if isinstance(local, Played) else local.matrix[0]
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,19 @@
 """The Dalek Dice turn rules of `rulefamilies` in words: the lines a player reads at the table,
 the cost against perfect play, the frontier as data (`dalek rules`) and the strategy card
-(`dalek card`). Kept apart from the search so that rewording a card does not throw away the
+(`dalek card`), and the same for the two-player race (`racerules`: `dalek rules --race`,
+`dalek card --race`). Kept apart from the search so that rewording a card does not throw away the
 cached frontier (its key hashes the search's code)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
+from math import gcd
 
 from solver.cards import Card
 from solver.formatting import exact_text
 from solver.games.dalek.policies import Pairs
+from solver.games.dalek.racerules import SLOPE, RaceRule, Valued
 from solver.games.dalek.rulefamilies import NEVER, Learned, TurnRule, most_humans, optimal
 from solver.games.dalek.rules import Rules
 
@@ -22,9 +26,10 @@ def top_human(rules: Rules) -> str:
 NOTHING_KEPT = "Nothing kept on a roll? Keep the lowest Dalek, else the lowest Human."
 
 
-def rule_lines(rules: Rules, rule: TurnRule) -> list[str]:
+def rule_lines(rules: Rules, rule: TurnRule, stop: str | None = None) -> list[str]:
     """The rule as instructions a player reads at the table, in the order they apply; a rule
-    that hunts also needs NOTHING_KEPT (the card prints it in small type)."""
+    that hunts also needs NOTHING_KEPT (the card prints it in small type). `stop`: the words
+    of a threshold that is not a number (a race rule's, which follows the scores)."""
     lines = []
     if rule.hunt < NEVER:
         when = ("Exterminates \u2265 Doctors" if rule.hunt == 0 else
@@ -42,8 +47,9 @@ def rule_lines(rules: Rules, rule: TurnRule) -> list[str]:
         extra.append(f"{rule.doctor_stop}+ with two Doctors")
     if rule.late_stop is not None and rule.late_stop < min(rule.stop, most) and rule.late_dice:
         extra.append(f"{rule.late_stop}+ with {rule.late_dice} or fewer dice left")
-    if rule.stop < most:
-        lines.append(f"Stop at {rule.stop}+ Humans{' (' + '; '.join(extra) + ')' if extra else ''}"
+    if stop is not None or rule.stop < most:
+        limit = stop or rule.stop
+        lines.append(f"Stop at {limit}+ Humans{' (' + '; '.join(extra) + ')' if extra else ''}"
                      f" if the Daleks hold.")
     elif extra:
         lines.append(f"Stop only at {' or '.join(extra)}, if the Daleks hold.")
@@ -108,3 +114,96 @@ def card(pairs: Pairs, rows: list[Learned], footer: str) -> Card:
 
 _NUMBER_WORDS = {"grab": "grab", "hunt": "hunt", "doctor_stop": "Doctors", "late_dice": "late T",
                  "late_stop": "late T"}
+
+
+# ---- the two-player race (racerules) -------------------------------------------------------
+RACE_MARGIN = 0.005  # the race card prints the smallest rule within half a game in 100 of the best
+LEADS = (-20, -10, 0, 10, 20)  # the leads the race card's table shows
+
+
+def race_lines(rules: Rules, rule: RaceRule, target: int) -> list[str]:
+    """A race rule as instructions read at the table: the turn rule with its threshold T (a
+    number, or the table's when it follows the scores), then the final round."""
+    base = replace(rule.base, stop=rule.a)
+    threshold = None if not rule.b else "T"
+    lines = rule_lines(rules, base, threshold)
+    if rule.b:
+        lines.append(f"T = {rule.a} + {_tenths(rule.b)} x (their score \u2212 yours), down to "
+                     f"even: see the table.")
+    return [*lines, f"They reached {target}? Roll on until you pass them."]
+
+
+def _tenths(b: int) -> str:
+    return f"{b / SLOPE:g}"
+
+
+def race_table(rules: Rules, rule: RaceRule) -> tuple[tuple[str, ...], ...]:
+    """T at a few leads, for a rule whose threshold follows the scores."""
+    if not rule.b:
+        return ()
+    humans = [rules.value(f) for f in rules.human_faces]
+    most, step = most_humans(rules), gcd(*humans)
+    rows = [("you are", "stop at")]
+    for lead in LEADS:
+        words = "level" if lead == 0 else f"{'ahead' if lead > 0 else 'behind'} by {abs(lead)}"
+        rows.append((words, f"{rule.at(-lead, most, step)}+"))
+    return tuple(rows)
+
+
+def race_cost_words(row: Valued, optimal_first: float) -> str:
+    """What a race rule gives up, in words: against the perfect player, each seat, and against
+    a player who knows the rule."""
+    words = (f"Against a perfect player it wins {100 * row.first:.1f}% going first and "
+             f"{100 * row.second:.1f}% going second (perfect play: {100 * optimal_first:.1f}% "
+             f"and {100 * (1 - optimal_first):.1f}%): {100 * row.mean:.1f} games in 100, "
+             f"where a perfect player wins 50.")
+    if row.beaten_first is not None:
+        words += (f" Against one who knows the rule and plays to beat it: "
+                  f"{50 * (row.beaten_first + row.beaten_second):.1f} in 100.")
+    return words
+
+
+def race_card_row(rows: list[Valued]) -> Valued:
+    """The rule the race card prints: the smallest of the frontier within RACE_MARGIN of its
+    best mean (a number more for less than half a game in 100 is not worth the trouble)."""
+    return next(r for r in rows if r.mean >= rows[-1].mean - RACE_MARGIN)
+
+
+def race_card(rules: Rules, rows: list[Valued], optimal_first: float, target: int,
+              footer: str) -> Card:
+    """The race card: the rule of `race_card_row`, its thresholds by lead, its cost, and what
+    the frontier's other rules win."""
+    chosen = race_card_row(rows)
+    others = "; ".join(f"{_race_short(r)}: {100 * r.mean:.1f}" for r in rows if r is not chosen)
+    notes = [NOTHING_KEPT] if chosen.rule.base.hunt < NEVER else []
+    if others:
+        notes.append(f"Other rules win (games in 100 against a perfect player): {others}.")
+    return Card(f"Dalek Dice: race to {target}, 2 players", tuple(race_lines(rules, chosen.rule,
+                                                                            target)),
+                race_cost_words(chosen, optimal_first), race_table(rules, chosen.rule), footer,
+                (" ".join(notes),) if notes else ())
+
+
+def _race_short(row: Valued) -> str:
+    """A race rule in a few words: "hunt, stop at 12 + 0.4 x behind"."""
+    base = row.rule.base
+    keeps = [w for n, w in _NUMBER_WORDS.items() if n in base.numbers and n != "late_dice"]
+    stop = f"stop at {row.rule.a}" + (f" + {_tenths(row.rule.b)} x behind" if row.rule.b else "")
+    return ", ".join([*dict.fromkeys(keeps), stop])
+
+
+def race_report(rules: Rules, rows: list[Valued], optimal_first: float, target: int) -> dict:
+    """The race frontier as data."""
+    def entry(row: Valued) -> dict:
+        mean_beaten = None if row.beaten_first is None else (
+            row.beaten_first + row.beaten_second) / 2
+        return {"size": row.size, "numbers": row.rule.numbers,
+                "rule": race_lines(rules, row.rule, target) + (
+                    [NOTHING_KEPT] if row.rule.base.hunt < NEVER else []),
+                "p_first": row.first, "p_second": row.second, "p_mean": row.mean,
+                "loss": row.loss, "p_self_first": row.self_first,
+                "p_beaten_first": row.beaten_first, "p_beaten_second": row.beaten_second,
+                "p_beaten_mean": mean_beaten}
+
+    return {"target": target, "players": 2, "p_optimal_first": optimal_first,
+            "frontier": [entry(r) for r in rows]}

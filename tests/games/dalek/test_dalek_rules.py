@@ -171,37 +171,3 @@ def test_the_printed_card_rule(pairs_of) -> None:
     z, p_value = inside(dalek_turns(policy, 200_000, generator(7)), exact)
     assert abs(z) < Z and p_value > 0.001
 
-
-# ---- the race: a threshold that follows the scores ----------------------------------------
-def test_a_rule_seat_with_one_model_everywhere_is_the_fixed_duel(pairs_of) -> None:
-    from solver.games.dalek import racerules as rr
-    from solver.games.dalek.race import solve_race
-
-    pairs = pairs_of(DEFAULT, 3, "ge")
-    policy = dp.keep_daleks(pairs, 4)
-    fixed = dp.race_local(policy)
-    race = rr.RuleRace(pairs.turn, 2, 12, seat_locals={0: fixed},
-                       rule_seats={0: lambda position: fixed})
-    mine = solve_race(race, use_cache=False).chances(race.start())
-    duel = dp.solve_duel(pairs, (policy, dp.WIN), 12).chances()
-    assert [s["value"] for s in mine] == pytest.approx([s["value"] for s in duel], abs=1e-12)
-
-
-def test_race_rules_pick_their_threshold_and_lose_to_optimal_play(pairs_of) -> None:
-    from solver.games.dalek import racerules as rr
-    from solver.games.dalek.race import DalekRace, solve_race
-
-    pairs = pairs_of(DEFAULT, 3, "ge")
-    rules = rr.RaceRules(rf.Rulebook(pairs), rf.TurnRule(4))
-    rule = rr.RaceRule(rules.base, 4, 5)  # T = 4 + (opponent - me) / 2
-    choose = rules.chooser(rule, 12)
-    assert choose(((3, 7), 0)) is rules.local(6)  # 4 + 4 / 2
-    assert choose(((7, 0), 1)) is rules.local(6)  # 4 + floor(3.5) = 7, down to the grid
-    assert choose(((0, 9), 1)) is rules.local(0)  # 4 + floor(-4.5) = -1, up to 0
-    assert choose(((13, 8), 1)) is rules.local(6)  # final round: pass 13, 6 (the grid) from 8
-    assert choose(((0, 100), 0)) is rules.local(rules.most)
-    race = DalekRace(pairs.turn, 2, 12)
-    best = [s["value"] for s in solve_race(race, use_cache=False).chances(race.start())]
-    assert rules.values((rule, None), 12)[0] <= best[0] + 1e-12
-    assert rules.values((None, rule), 12)[1] <= best[1] + 1e-12
-    assert sum(rules.values((rule, rule), 12)) == pytest.approx(1)
