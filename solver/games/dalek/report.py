@@ -261,10 +261,10 @@ def head_starts(values: RaceValues, listed: int = HEAD_START_ROWS) -> dict:
     scores = np.flatnonzero(race.held[:race.target]).tolist()
     rows = []
     for starts in itertools.product(scores, repeat=race.players - 1):
-        position = ((*starts, 0), 0)
-        if position not in values.index:  # no game gives these scores with seat 1 to move
+        number = values.index.get(((*starts, 0), 0))  # one look-up: the level engine's
+        if number is None:  # index computes it; no game gives these scores with seat 1 to move
             continue
-        row = values.values(position)
+        row = values.table[number]
         shares = [float(row[race.metric.value(seat)]) for seat in seats]
         mean = sum(shares) / len(shares)
         rows.append({"head_starts": [*starts, 0], "values": shares,
