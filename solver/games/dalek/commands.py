@@ -297,8 +297,10 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
     timing = "read from the cache" if summary["timings"]["cached"] else \
         f"{summary['timings']['total']:.1f} s"
     if "mixed" in summary:
-        lines.append(f"mixed play at {len(summary['mixed'])} positions (where pure best "
-                     f"responses cycle; --json lists them)")
+        count = len(summary["mixed"])
+        lines.append(f"mixed play at {count} position{'s' * (count != 1)} (where pure best "
+                     f"responses cycle; --json lists them)" if count else
+                     "no mixed play: pure best responses settle at every position")
     lines.append(f"{summary['positions']} positions, {summary['components']} components, "
                  f"residual {summary['residual']:.2e}, {summary['engine']} engine, {timing}")
     return "\n".join(lines)

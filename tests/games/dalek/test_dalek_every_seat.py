@@ -56,6 +56,17 @@ def test_game_at_a_position_reads_the_cache_and_agrees_with_the_table(table) -> 
             assert seat["p_win"] == float(row[f"p_win_{seat['seat']}"])
 
 
+def test_the_text_says_where_play_mixes_as_the_json_lists_it(table) -> None:
+    """No position of this race mixes: the JSON's list is empty, and the text says so in words
+    (not "mixed play at 0 positions")."""
+    _, cache = table
+    answer = json.loads(_run("dalek", "game", *RACE, "--json", cache=cache))
+    assert answer["timings"]["cached"] and answer["mixed"] == []
+    text = _run("dalek", "game", *RACE, cache=cache)
+    assert "no mixed play: pure best responses settle at every position" in text
+    assert "mixed play at" not in text
+
+
 @pytest.mark.parametrize("args, words", [
     (("--seat", "2"), "give --scores"),
     (("--scores", "0,0", "--head-starts"), "from the start: drop --scores"),
