@@ -20,9 +20,11 @@ PATHS = documented()
 
 
 @pytest.fixture(scope="module")
-def outputs(tmp_path_factory) -> dict[tuple[str, ...], list[dict]]:
+def outputs(tmp_path_factory, strike_frontier) -> dict[tuple[str, ...], list[dict]]:
     """Every schema's commands run once, in documentation order (so a sample file that a
-    `simulate` command writes is there for the `verify` commands that read it)."""
+    `simulate` command writes is there for the `verify` commands that read it); `strike rules`
+    and `strike card` read the card game's frontier from the session's cache (strike_frontier),
+    not from a search of minutes."""
     scratch = tmp_path_factory.mktemp("json")
     results: dict[tuple[str, ...], list[dict]] = {}
     for path in PATHS:
