@@ -118,19 +118,20 @@ _NUMBER_WORDS = {"grab": "grab", "hunt": "hunt", "doctor_stop": "Doctors", "late
 
 # ---- the two-player race (racerules) -------------------------------------------------------
 RACE_MARGIN = 0.005  # the race card prints the smallest rule within half a game in 100 of the best
-LEADS = (-20, -10, 0, 10, 20)  # the leads the race card's table shows
+LEADS = (-20, 0, 20)  # the leads the race card's table shows
 
 
 def race_lines(rules: Rules, rule: RaceRule, target: int) -> list[str]:
     """A race rule as instructions read at the table: the turn rule with its threshold T (a
-    number, or the table's when it follows the scores), then the final round."""
-    base = replace(rule.base, stop=rule.a)
-    threshold = None if not rule.b else "T"
-    lines = rule_lines(rules, base, threshold)
-    if rule.b:
-        lines.append(f"T = {rule.a} + {_tenths(rule.b)} x (their score \u2212 yours), down to "
-                     f"even: see the table.")
-    return [*lines, f"They reached {target}? Roll on until you pass them."]
+    number, or T when it follows the scores), then the final round."""
+    lines = rule_lines(rules, replace(rule.base, stop=rule.a), "T" if rule.b else None)
+    return [*lines, f"They hit {target}? Roll until past them."]
+
+
+def formula(rule: RaceRule) -> str:
+    """How T follows the scores."""
+    return (f"T = {rule.a} + {_tenths(rule.b)} x (their score \u2212 yours), rounded down to "
+            f"even.")
 
 
 def _tenths(b: int) -> str:
@@ -143,23 +144,21 @@ def race_table(rules: Rules, rule: RaceRule) -> tuple[tuple[str, ...], ...]:
         return ()
     humans = [rules.value(f) for f in rules.human_faces]
     most, step = most_humans(rules), gcd(*humans)
-    rows = [("you are", "stop at")]
+    rows = [("you are", "stop at")]  # T is the threshold the rule line names
     for lead in LEADS:
         words = "level" if lead == 0 else f"{'ahead' if lead > 0 else 'behind'} by {abs(lead)}"
-        rows.append((words, f"{rule.at(-lead, most, step)}+"))
+        rows.append((words, f"T = {rule.at(-lead, most, step)}"))
     return tuple(rows)
 
 
 def race_cost_words(row: Valued, optimal_first: float) -> str:
     """What a race rule gives up, in words: against the perfect player, each seat, and against
     a player who knows the rule."""
-    words = (f"Against a perfect player it wins {100 * row.first:.1f}% going first and "
-             f"{100 * row.second:.1f}% going second (perfect play: {100 * optimal_first:.1f}% "
-             f"and {100 * (1 - optimal_first):.1f}%): {100 * row.mean:.1f} games in 100, "
-             f"where a perfect player wins 50.")
+    words = (f"Against a perfect player: {100 * row.first:.1f}% first, {100 * row.second:.1f}% "
+             f"second, {100 * row.mean:.1f} games in 100 (perfect play: 50).")
     if row.beaten_first is not None:
-        words += (f" Against one who knows the rule and plays to beat it: "
-                  f"{50 * (row.beaten_first + row.beaten_second):.1f} in 100.")
+        words += (f" Against one who knows the rule: "
+                  f"{50 * (row.beaten_first + row.beaten_second):.1f}.")
     return words
 
 
@@ -175,13 +174,14 @@ def race_card(rules: Rules, rows: list[Valued], optimal_first: float, target: in
     the frontier's other rules win."""
     chosen = race_card_row(rows)
     others = "; ".join(f"{_race_short(r)}: {100 * r.mean:.1f}" for r in rows if r is not chosen)
-    notes = [NOTHING_KEPT] if chosen.rule.base.hunt < NEVER else []
+    notes = [formula(chosen.rule)] if chosen.rule.b else []
+    if chosen.rule.base.hunt < NEVER:
+        notes.append(NOTHING_KEPT)
     if others:
-        notes.append(f"Other rules win (games in 100 against a perfect player): {others}.")
-    return Card(f"Dalek Dice: race to {target}, 2 players", tuple(race_lines(rules, chosen.rule,
-                                                                            target)),
+        notes.append(f"Other rules win (games in 100): {others}.")
+    return Card(f"Dalek Dice: race to {target}", tuple(race_lines(rules, chosen.rule, target)),
                 race_cost_words(chosen, optimal_first), race_table(rules, chosen.rule), footer,
-                (" ".join(notes),) if notes else ())
+                (" ".join(notes),))
 
 
 def _race_short(row: Valued) -> str:
@@ -199,6 +199,7 @@ def race_report(rules: Rules, rows: list[Valued], optimal_first: float, target: 
             row.beaten_first + row.beaten_second) / 2
         return {"size": row.size, "numbers": row.rule.numbers,
                 "rule": race_lines(rules, row.rule, target) + (
+                    [formula(row.rule)] if row.rule.b else []) + (
                     [NOTHING_KEPT] if row.rule.base.hunt < NEVER else []),
                 "p_first": row.first, "p_second": row.second, "p_mean": row.mean,
                 "loss": row.loss, "p_self_first": row.self_first,
