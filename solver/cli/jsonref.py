@@ -72,8 +72,8 @@ def render() -> str:
 def _keys(schema: dict) -> list[str]:
     """A table of the top-level keys (of each alternative, where the schema has several)."""
     lines = []
-    alternatives = [schema["$defs"][ref["$ref"].split("/")[-1]] for ref in schema["oneOf"]] \
-        if "oneOf" in schema else [schema]
+    refs = [part["$ref"] for part in schema.get("oneOf", []) if "$ref" in part]
+    alternatives = [schema["$defs"][ref.split("/")[-1]] for ref in refs] or [schema]
     for part in alternatives:
         required = set(part.get("required", []))
         lines += ["| key | type | always | meaning |", "| --- | --- | --- | --- |"]
