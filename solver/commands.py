@@ -13,10 +13,12 @@ import click
 from solver.formatting import exact_text, table
 
 __all__ = ["ENGINES", "FractionType", "InputPath", "OutputPath", "card_option",
-           "command_line", "emit", "engine_options", "exact_text", "json_option", "solving",
-           "table"]
+           "command_line", "emit", "engine_options", "exact_text", "json_option",
+           "no_cache_option", "solving", "table"]
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+no_cache_option = click.option("--no-cache", is_flag=True,
+                               help="Solve again instead of reading the cache.")
 
 
 def emit(data: dict, text: str, as_json: bool) -> None:

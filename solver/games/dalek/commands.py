@@ -22,6 +22,7 @@ from solver.commands import (
     emit,
     engine_options,
     json_option,
+    no_cache_option,
     solving,
     table,
 )
@@ -101,7 +102,7 @@ def race_options(command):
         click.option("--tie-value", type=FractionType(), default=None,
                      help="What a tie for first is worth to each tied seat (default 1/k)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
-        click.option("--no-cache", is_flag=True, help="Solve again instead of reading the cache."),
+        no_cache_option,
         *engine_options("dalek", "levels for 3 or more players unless --exact, else cyclic"),
     ]):
         command = option(command)

@@ -18,6 +18,7 @@ from solver.commands import (
     engine_options,
     exact_text,
     json_option,
+    no_cache_option,
     solving,
     table,
 )
@@ -113,9 +114,7 @@ def solve_options(command):
     return add_options(command, [
         click.option("--exact", is_flag=True, help="Exact rationals (small dice counts only)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
-        click.option("--no-cache", is_flag=True,
-                     help="Solve again instead of reading the cache (the level engine's "
-                          "solves are cached)."),
+        no_cache_option,
         force_option,
     ])
 
@@ -336,7 +335,7 @@ def _numbers(text: str, option: str) -> list[int]:
 @click.option("--players", type=SEATS, default=2, show_default=True, help="2 to 5.")
 @model_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--no-cache", is_flag=True, help="Solve again instead of reading the cache.")
+@no_cache_option
 @force_option
 @_engine_options
 @json_option
