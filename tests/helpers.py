@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 from solver.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
+HEAVY = {"numba", "scipy", "sympy", "networkx"}  # what a cached answer must not load
 
 
 def run_cli(*args: str, seed: str = "0", env: dict[str, str] | None = None
@@ -48,3 +50,17 @@ def kill_part_way(script: str, folder: Path, levels: int) -> int:
     child.wait()
     assert child.returncode == -signal.SIGKILL, child.stderr.read().decode()
     return manifest.read_text().count('"sha256"')
+
+
+def cached_twice(cache: Path, first: tuple[str, ...], second: tuple[str, ...]
+                 ) -> tuple[dict, dict, set[str]]:
+    """Two commands (with --json) in fresh processes sharing one cache: both JSON answers, and
+    the top-level packages the second one imported (PYTHONPROFILEIMPORTTIME: -X importtime)."""
+    env = {"DICE_SOLVER_CACHE": str(cache), "PYTHONPROFILEIMPORTTIME": "1"}
+    runs = [run_cli(*args, env=env) for args in (first, second)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    imported = {m.group(1).split(".")[0] for m in
+                re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", runs[1].stderr, re.M)}
+    assert "solver" in imported  # the import log was read
+    return json.loads(runs[0].stdout), json.loads(runs[1].stdout), imported

@@ -5,14 +5,12 @@ figures are benchmarks/bench_cached.py's (docs/results.md)."""
 
 from __future__ import annotations
 
-import json
-import re
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from games.dalek.dalek_bruteforce import BruteForce  # shares no code with the solver
-from helpers import run_cli
+from helpers import HEAVY, cached_twice
 
 from solver import cache
 from solver.games import registry
@@ -20,21 +18,11 @@ from solver.games.dalek.race import DalekRace, solve_race
 from solver.games.dalek.rules import DEFAULT_FACES, parse_rules
 from solver.games.dalek.turn import compile_turn
 
-HEAVY = {"numba", "scipy", "sympy", "networkx"}  # loaded only where a command needs them
-
 
 def twice(tmp_path: Path, *args: str) -> tuple[dict, dict, set[str]]:
-    """A command run twice in fresh processes sharing one cache: both JSON answers, and the
-    top-level packages the second one imported (PYTHONPROFILEIMPORTTIME: -X importtime)."""
-    env = {"DICE_SOLVER_CACHE": str(tmp_path), "PYTHONPROFILEIMPORTTIME": "1"}
-    runs = [run_cli("dalek", *args, "--json", env=env) for _ in range(2)]
-    for run in runs:
-        assert run.returncode == 0, run.stderr
-    imported = {m.group(1).split(".")[0] for m in
-                re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", runs[1].stderr, re.M)}
-    assert "solver" in imported  # the import log was read
-    first, second = (json.loads(run.stdout) for run in runs)
-    return first, second, imported
+    """A dalek command run twice in fresh processes sharing one cache (`cached_twice`)."""
+    command = ("dalek", *args, "--json")
+    return cached_twice(tmp_path, command, command)
 
 
 def without_timings(answer: dict) -> dict:

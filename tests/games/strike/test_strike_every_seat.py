@@ -5,17 +5,14 @@ second query at another position of the same game reads it, loading no numba."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
-from helpers import invoke, run_cli
+from helpers import HEAVY, cached_twice, invoke, run_cli
 
 from solver.engine.cyclic import explore
 from solver.games.strike.model import MID, SETUP, Position, Strike
 from solver.games.strike.throws import representative
-
-HEAVY = {"numba", "scipy", "sympy", "networkx"}  # what a cached answer must not load
 
 
 def typed(position: Position) -> list[str]:
@@ -56,17 +53,10 @@ def test_both_engines_agree_at_typed_positions(players, dice, scoring) -> None:
         assert answers[2]["seats"] == answers[0]["seats"]  # game and best-move: one position
 
 
-def _twice(cache: Path, *args: str) -> tuple[dict, dict, set[str]]:
-    """Two runs in fresh processes sharing one cache: both JSON answers, and the top-level
-    packages the second imported (-X importtime, as tests/test_cached_speed.py reads it)."""
-    env = {"DICE_SOLVER_CACHE": str(cache), "PYTHONPROFILEIMPORTTIME": "1"}
-    runs = [run_cli("strike", *a, "--json", env=env) for a in (args[0], args[1])]
-    for run in runs:
-        assert run.returncode == 0, run.stderr
-    imported = {m.group(1).split(".")[0] for m in
-                re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", runs[1].stderr, re.M)}
-    assert "solver" in imported  # the import log was read
-    return json.loads(runs[0].stdout), json.loads(runs[1].stdout), imported
+def _twice(cache: Path, *args: tuple[str, ...]) -> tuple[dict, dict, set[str]]:
+    """Two strike commands in fresh processes sharing one cache (`helpers.cached_twice`)."""
+    first, second = (("strike", *a, "--json") for a in args)
+    return cached_twice(cache, first, second)
 
 
 def test_a_second_query_reads_the_level_solve_from_the_cache(tmp_path: Path) -> None:
