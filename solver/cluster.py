@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import socket
 import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -76,10 +77,24 @@ class RayRunner:
             return
         if not ray.is_initialized():
             local = self.address == LOCAL
-            ray.init(address="local" if local else self.address,
-                     num_cpus=self.workers if local else None, include_dashboard=False,
-                     logging_level=logging.ERROR, log_to_driver=False)
+            if not local:
+                _reach(self.address)
+            try:
+                ray.init(address="local" if local else self.address,
+                         num_cpus=self.workers if local else None, include_dashboard=False,
+                         logging_level=logging.ERROR, log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                raise InputError(f"--ray {self.address}: Ray did not start there: "
+                                 f"{_first_line(error)}") from None
         self._task = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve)
+
+    @property
+    def cpus(self) -> int:
+        """The CPUs of the instance or cluster: a level is split into chunks for all of them."""
+        import ray
+
+        self.start()
+        return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def __call__(self, game, values: np.ndarray, state: np.ndarray,
                  tasks: Iterable[ChunkTask], eager: bool, tolerance: float
@@ -105,12 +120,34 @@ class RayRunner:
                 result = ray.get(ref)
             except ray.exceptions.RayTaskError as error:  # the chunk's own error, as raised
                 raise (error.cause or error) from None
+            except ray.exceptions.RayError as error:  # its workers died, retries spent
+                raise InputError(f"a chunk failed on Ray after {RETRIES} retries "
+                                 f"({_first_line(error)}); the levels finished are in the "
+                                 "checkpoint, if one was given: run again to resume") from None
             entry["returned"] += result.positions.nbytes + result.values.nbytes
             entry["work"] += result.seconds
             entry["positions"] += len(result.positions)
             yield result
         entry["seconds"] = time.perf_counter() - clock
         self.log.append(entry)
+
+
+def _reach(address: str) -> None:
+    """Refuse, in one line, an address where no Ray head listens: ray.init would wait on it
+    for minutes."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise InputError(f"--ray {address}: give auto, or the host:port of a Ray head "
+                         "(ray start --head prints it)")
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as error:
+        raise InputError(f"--ray {address}: no Ray head answers there "
+                         f"({error.strerror or error})") from None
+
+
+def _first_line(error: Exception) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _solve(shared: list, values: np.ndarray, state: np.ndarray, task: ChunkTask, eager: bool,

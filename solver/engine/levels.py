@@ -54,6 +54,8 @@ from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
 
 TILE = 16  # columns per turn pass: node values of a tile fit a core's share of the cache
 CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
+SPREAD = 4  # chunks of a level per worker of a runner with several: the busy ones balance
+SMALLEST = 128  # positions a chunk split for workers keeps at least: 8 tiles beyond its fixed cost
 DIRECT = 2000  # option games: systems up to this many members are solved direct, others swept
 SWEPT = 1e-15  # a sweep that moves no value by more than this ends them (the error is a few times
 # it: a sweep shrinks it by about the chance to stay in the level, below 5/6 in Strike)
@@ -430,6 +432,17 @@ class Runner(Protocol):
                  tasks: Iterable[ChunkTask], eager: bool, tolerance: float
                  ) -> Iterator[ChunkResult]: ...
 
+    # Optional: `cpus`, how many chunks it solves at once (1 if absent): levels are then split
+    # into more chunks (`chunk_size`), which changes no value.
+
+
+def chunk_size(members: int, cpus: int) -> int:
+    """Positions per chunk of a level of `members`: at most CHUNK; for a runner of `cpus`
+    workers small enough that each gets SPREAD chunks, but not under SMALLEST."""
+    if cpus <= 1:
+        return CHUNK
+    return min(CHUNK, max(SMALLEST, -(-members // (SPREAD * cpus))))
+
 
 def in_process(game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
                tasks: Iterable[ChunkTask], eager: bool, tolerance: float
@@ -527,9 +540,10 @@ class _Solver:
         edges = self.game.options(members) if hasattr(self.game, "options") else None
         labels = _components(self.game, members, edges)
         order = np.argsort(labels, kind="stable")
+        size = chunk_size(len(members), getattr(runner, "cpus", 1))
         tasks = (ChunkTask(members[rows], labels[rows], None if edges is None else
                            edges.take(rows))
-                 for rows in (order[part] for part in _whole_components(labels[order], CHUNK)))
+                 for rows in (order[part] for part in _whole_components(labels[order], size)))
         eager = self.eager
         for result in runner(self.game, self.values, self.state, tasks, eager, self.tolerance):
             self.values[:, result.positions] = result.values
@@ -698,6 +712,7 @@ class _Chunk:
         self.stats = LevelStats()
         starts = np.flatnonzero(np.diff(labels, prepend=-1))
         self.component = np.cumsum(np.diff(labels, prepend=-1) != 0) - 1
+        self.starts = starts
         self.sizes = np.diff(np.append(starts, len(labels)))
         self.rank = np.arange(len(labels)) - starts[self.component]  # place in its component
         self.order = np.argsort(positions)
@@ -723,6 +738,10 @@ class _Chunk:
         first = candidates[has, np.argmax(solved[has], axis=1)]
         self.solver.values[:, self.positions[has]] = self.solver.values[:, first]
         self.solver.values[:, self.positions[~has]] = 0.0  # as the cyclic engine starts
+
+    def members(self, component: int) -> slice:
+        """A component's members: labels come sorted, so they are one run."""
+        return slice(self.starts[component], self.starts[component] + self.sizes[component])
 
     def run(self) -> LevelStats:
         """Every component to a Bellman residual within the tolerance (or until its policy
@@ -779,12 +798,12 @@ class _TurnChunk(_Chunk):
                                 self._respond(members, True)[1])
 
     def signature(self, component: int) -> bytes:
-        return self.policy[self.component == component].tobytes()
+        return self.policy[self.members(component)].tobytes()
 
     def mix(self, component: int, tolerance: float) -> float | None:
         """As the cyclic engine's `_GroupSolver.mix`: where pure best responses cycle, a mixed
         equilibrium (`mixed.mix`), played and recorded if found; its residual, or None."""
-        ks = np.flatnonzero(self.component == component)
+        ks = np.arange(len(self.positions))[self.members(component)]
         inside = np.where(self.inside[ks] >= 0, self.rank[np.maximum(self.inside[ks], 0)], -1)
         view = mixed.Component(inside, self.solver.rows(self.successors[ks]), self.objective[ks])
         found = mixed.mix(view, self.policy[ks], lambda u: self.solver.game.turn.respond(u, True),
@@ -886,7 +905,7 @@ class _OptionChunk(_Chunk):
         self.chosen[members] = self.response[members[self.response_of]]
 
     def signature(self, component: int) -> bytes:
-        return self.chosen[self.component == component].tobytes()
+        return self.chosen[self.members(component)].tobytes()
 
     def _respond(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(value, option) of the masked members' best responses to the current values."""

@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from solver import cluster
 from solver.checkpoint import Checkpoint
 from solver.cli import main
 from solver.engine import levels
+from solver.errors import InputError
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace
 from solver.games.dalek.rules import parse_rules
@@ -116,13 +118,12 @@ def test_a_driver_killed_on_ray_resumes_to_the_same_bits(address, small_chunks,
         same_bits(resumed, whole)
 
 
-def test_a_worker_killed_during_a_level_costs_a_retry_not_the_solve(address, small_chunks,
-                                                                    tmp_path) -> None:
-    game, driver, marker = race(3, 8, 4), os.getpid(), tmp_path / "killed"
+def dying(game: LevelRace, marker: Path | None):
+    """The game, but a worker that reads successors SIGKILLs itself: only the first (which
+    leaves `marker`), or every one without a marker."""
+    driver = os.getpid()
 
     class Dying:
-        """The game, but the first worker to read successors SIGKILLs itself (once)."""
-
         def __init__(self, game) -> None:
             self.game = game
 
@@ -132,14 +133,36 @@ def test_a_worker_killed_during_a_level_costs_a_retry_not_the_solve(address, sma
             return getattr(self.game, name)
 
         def successors(self, positions):
-            if os.getpid() != driver and not marker.exists():
-                marker.touch()
+            if os.getpid() != driver and not (marker and marker.exists()):
+                if marker:
+                    marker.touch()
                 os.kill(os.getpid(), signal.SIGKILL)
             return self.game.successors(positions)
 
-    there = levels.solve(Dying(game), runner=cluster.RayRunner())
+    return Dying(game)
+
+
+def test_a_worker_killed_during_a_level_costs_a_retry_not_the_solve(address, small_chunks,
+                                                                    tmp_path) -> None:
+    marker = tmp_path / "killed"
+    there = levels.solve(dying(race(3, 8, 4), marker), runner=cluster.RayRunner())
     assert marker.exists()  # a worker did die
     assert there.values.tobytes() == levels.solve(race(3, 8, 4)).values.tobytes()
+
+
+def test_a_chunk_whose_workers_always_die_stops_the_solve_in_one_line(address) -> None:
+    with pytest.raises(InputError, match=f"after {cluster.RETRIES} retries.*run again") as error:
+        levels.solve(dying(race(2, 5, 3), None), runner=cluster.RayRunner())
+    assert len(str(error.value).splitlines()) == 1
+
+
+@pytest.mark.parametrize("where, words", [("127.0.0.1:1", "no Ray head answers there"),
+                                          ("nowhere", "give auto, or the host:port")])
+def test_an_address_without_a_ray_head_is_refused_at_once(where, words) -> None:
+    done = run_cli("dalek", "game", "--players", "3", "--target", "5", "--dice", "3",
+                   "--no-cache", "--ray", where)  # a child: this process has joined Ray
+    assert done.returncode == 2 and words in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_the_command_line_joins_a_cluster_with_the_same_answer(address) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from helpers import kill_part_way, run_cli
 
+from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore
 from solver.errors import InputError
 from solver.games.dalek.levels import LevelRace, check, solve_levels
@@ -73,6 +74,27 @@ def test_levels_agree_with_the_cyclic_engine(players: int, target: int, dice: in
     # the objective is a share of the win: the seats' shares add up to 1 everywhere
     shares = dense.table[:, :players][np.flatnonzero(dense.index.reachable)]
     assert np.allclose(shares.sum(axis=1), 1, atol=1e-12)
+
+
+def test_a_level_split_for_many_workers_has_the_same_bits(monkeypatch) -> None:
+    """A runner of many CPUs gets each level in more, smaller chunks: no value moves."""
+    game = LevelRace(race_of(3, 10, 4))
+    sizes: list[int] = []
+
+    class Wide:
+        cpus = 8
+
+        def __call__(self, game, values, state, tasks, eager, tolerance):
+            tasks = list(tasks)
+            sizes.extend(len(task.positions) for task in tasks)
+            return levels.in_process(game, values, state, tasks, eager, tolerance)
+
+    monkeypatch.setattr(levels, "SMALLEST", 4)
+    split = levels.solve(game, runner=Wide())
+    whole = levels.solve(game)
+    assert sum(sizes) == whole.total.positions
+    assert len(sizes) > 2 * len(whole.levels)  # levels did split
+    assert split.values.tobytes() == whole.values.tobytes()
 
 
 def test_a_tie_value_is_played_the_same_way() -> None:
