@@ -1,34 +1,73 @@
 """Export of strategy tables: CSV and JSON files, byte-identical across runs, plus a manifest.
 
-Every file is written atomically (a temporary file renamed into place). Gzip output carries no
-timestamp, so regenerating a table gives the same bytes and the same SHA-256 in the manifest.
+Every file is written atomically (a temporary file renamed into place) and streamed: a table
+never sits whole in memory. Gzip output carries no timestamp, so regenerating a table gives the
+same bytes and the same SHA-256 in the manifest.
 """
 
 from __future__ import annotations
 
 import csv
-import gzip
 import hashlib
 import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO, TextIO
+
+SEPARATORS = (",", ":")  # compact JSON: no spaces
 
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Write all of `data` to `path` or leave the old file untouched (its directory must
     exist: output locations are checked before the work, `check_output`)."""
+    with atomic_file(path) as handle:
+        handle.write(data)
+
+
+@contextmanager
+def atomic_file(path: Path, compress: bool = False) -> Iterator[BinaryIO]:
+    """A binary file to write `path` through: a temporary file in its folder, renamed into
+    place when the block ends, removed (the old file untouched) if it raises. With `compress`,
+    gzip without a timestamp or a name in the header, so the bytes depend on the data only."""
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        with os.fdopen(fd, "wb") as raw:
+            if compress:
+                packed = _Gzip(raw)
+                yield packed  # type: ignore[misc]
+                packed.finish()
+            else:
+                yield raw
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+class _Gzip(io.RawIOBase):
+    """Gzip written as the data comes, the bytes of gzip.compress(data, mtime=0) (zlib's
+    header: no time, no name, level 9; gzip.GzipFile's header differs in its OS byte)."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        super().__init__()
+        self.raw, self.packer = raw, zlib.compressobj(9, zlib.DEFLATED, 31)
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.raw.write(self.packer.compress(data))
+        return len(data)
+
+    def finish(self) -> None:
+        """The end of the stream and the trailer (CRC and length)."""
+        self.raw.write(self.packer.flush())
 
 
 def check_output(text: str, directory: bool = False) -> Path:
@@ -62,36 +101,54 @@ def _umask() -> int:
     return mask
 
 
-def _encode(path: Path, text: str) -> bytes:
-    raw = text.encode("utf-8")
-    return gzip.compress(raw, mtime=0) if path.suffix == ".gz" else raw
+@contextmanager
+def _text_file(path: Path) -> Iterator[TextIO]:
+    """UTF-8 text written atomically to `path` (gzip-compressed when the name ends in .gz),
+    newlines as written."""
+    with atomic_file(path, compress=path.suffix == ".gz") as handle:
+        text = io.TextIOWrapper(handle, encoding="utf-8", newline="")
+        try:
+            yield text
+        finally:
+            text.detach()  # flushed; the binary file is closed (and renamed) by atomic_file
 
 
 def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> Path:
-    """A CSV table (gzip-compressed when the name ends in .gz)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    atomic_write(path, _encode(path, buffer.getvalue()))
+    """A CSV table (gzip-compressed when the name ends in .gz), written as the rows come."""
+    with _text_file(path) as text:
+        writer = csv.writer(text, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
     return path
 
 
 def write_json(path: Path, data: object) -> Path:
     """A JSON document, keys in a fixed order (gzip-compressed when the name ends in .gz)."""
-    atomic_write(path, _encode(path, json.dumps(data, separators=(",", ":")) + "\n"))
+    with _text_file(path) as text:
+        text.write(json.dumps(data, separators=SEPARATORS) + "\n")
     return path
 
 
 def write_table(directory: Path, name: str, header: Sequence[str],
-                rows: Sequence[Sequence[object]], compress: bool = False) -> list[Path]:
+                rows: Iterable[Sequence[object]], compress: bool = False) -> list[Path]:
     """The same table as `name.csv` and `name.json` ({"columns": [...], "rows": [[...], ...]}),
-    in `directory` (made if missing: its folder was checked by `check_output`)."""
+    in `directory` (made if missing: its folder was checked by `check_output`). The rows are
+    read once, as they come, and written to both files together, so a table of millions of
+    rows never sits in memory; both files are renamed into place only when every row is
+    written (the bytes are those of write_csv and write_json on the whole table)."""
     directory.mkdir(exist_ok=True)
     suffix = ".gz" if compress else ""
-    return [write_csv(directory / f"{name}.csv{suffix}", header, rows),
-            write_json(directory / f"{name}.json{suffix}",
-                       {"columns": list(header), "rows": [list(r) for r in rows]})]
+    paths = [directory / f"{name}.csv{suffix}", directory / f"{name}.json{suffix}"]
+    with _text_file(paths[0]) as table, _text_file(paths[1]) as document:
+        writer = csv.writer(table, lineterminator="\n")
+        writer.writerow(header)
+        document.write(json.dumps({"columns": list(header)}, separators=SEPARATORS)[:-1]
+                       + ',"rows":[')
+        for k, row in enumerate(rows):
+            writer.writerow(row)
+            document.write(("," if k else "") + json.dumps(list(row), separators=SEPARATORS))
+        document.write("]}\n")
+    return paths
 
 
 def sha256(path: Path) -> str:

@@ -273,7 +273,7 @@ def policy_rows(game: Strike, solution: Solution) -> Iterator[tuple]:
     yield from level_rows(game, solution, reached[~setup])
 
 
-def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 15
+def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 13
                ) -> Iterator[tuple]:
     """The rows of positions in play of a level solve, a block of numbers at a time: each
     option's value from the position's option edges (first best played, as the engine
@@ -311,7 +311,7 @@ def write_tables(out: Path, command: str, game: Strike, solution: Solution,
     (`table_header`); for two players, also the value at the start for each of `hits` (the
     rest of the model as `game`'s, cyclic engine)."""
     start = solution.values(game.start())
-    files = write_table(out, "policy", table_header(game), list(policy_rows(game, solution)))
+    files = write_table(out, "policy", table_header(game), policy_rows(game, solution))
     hits = hits if game.players == 2 else ()
     sweep = []
     for hit in hits:
