@@ -273,7 +273,7 @@ def policy_rows(game: Strike, solution: Solution) -> Iterator[tuple]:
     yield from level_rows(game, solution, reached[~setup])
 
 
-def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 13
+def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 15
                ) -> Iterator[tuple]:
     """The rows of positions in play of a level solve, a block of numbers at a time: each
     option's value from the position's option edges (first best played, as the engine
