@@ -165,14 +165,14 @@ def strike() -> None:
     """Strike: throw dice into the arena, take the pairs, the last player with dice wins."""
 
 
-def _engine_options(command):
+def strike_engine_options(command):
     """--engine and --checkpoint (solver/commands.py), as dalek has them."""
     return add_options(command, engine_options(
         "strike", f"levels above {LEVELS_BY_DEFAULT:,} positions unless --exact, else cyclic"))
 
 
-def _solve_game(rules: Strike, exact: bool, quiet: bool, force: bool, no_cache: bool,
-                start: Position | None = None, in_play: int | None = None):
+def solve_game(rules: Strike, exact: bool, quiet: bool, force: bool, no_cache: bool,
+               start: Position | None = None, in_play: int | None = None):
     """Values at `start` (default: the start of the game) on the engine the command line asks
     for, and its name. The cyclic engine solves from `start`; the level engine solves the whole
     game once (then reads it from the cache) and answers any position a game reaches."""
@@ -242,7 +242,7 @@ def typed_position(arena: str, stocks: str | None, mover: int | None, mid_turn: 
 @position_options
 @model_options
 @solve_options
-@_engine_options
+@strike_engine_options
 @json_option
 def game(arena, stocks, mover, mid_turn, setup, players, edition, dice, exact, quiet, no_cache,
          force, as_json, **model) -> None:
@@ -250,7 +250,7 @@ def game(arena, stocks, mover, mid_turn, setup, players, edition, dice, exact, q
     position typed as for best-move (--stocks, --arena, ... or --setup)."""
     rules, position, numbers, in_play = typed_position(
         arena, stocks, mover, mid_turn, setup, players, edition, dice, model, required=False)
-    solution, engine = _solve_game(rules, exact, quiet, force, no_cache, position, in_play)
+    solution, engine = solve_game(rules, exact, quiet, force, no_cache, position, in_play)
     summary = strike_report.game_summary(rules, solution, exact, int(edition), position,
                                          numbers)
     summary["engine"] = engine
@@ -277,7 +277,7 @@ def game(arena, stocks, mover, mid_turn, setup, players, edition, dice, exact, q
               help=f"How many options to list (default: {TEXT_TOP} in text, all in JSON).")
 @model_options
 @solve_options
-@_engine_options
+@strike_engine_options
 @json_option
 def best_move(arena, stocks, mover, mid_turn, setup, players, top, edition, dice, exact, quiet,
               no_cache, force, as_json, **model) -> None:
@@ -286,7 +286,7 @@ def best_move(arena, stocks, mover, mid_turn, setup, players, top, edition, dice
     (seats as players count them)."""
     rules, position, numbers, in_play = typed_position(
         arena, stocks, mover, mid_turn, setup, players, edition, dice, model)
-    solution, engine = _solve_game(rules, exact, quiet, force, no_cache, position, in_play)
+    solution, engine = solve_game(rules, exact, quiet, force, no_cache, position, in_play)
     report = strike_report.best_move(rules, solution, position, numbers, exact, int(edition))
     report["engine"] = engine
     every = len(report["options"])
@@ -337,7 +337,7 @@ def _numbers(text: str, option: str) -> list[int]:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @no_cache_option
 @force_option
-@_engine_options
+@strike_engine_options
 @json_option
 def table_command(out, players, edition, dice, quiet, no_cache, force, as_json, **model) -> None:
     """Write the policy (stop or throw again) and every seat's value at every position a game
@@ -347,7 +347,7 @@ def table_command(out, players, edition, dice, quiet, no_cache, force, as_json, 
     game = game_of(players, edition, dice, **model)
     folder = Path(out) if out is not None else _folder(
         "tables/strike" if players == 2 else f"tables/strike_{players}p")
-    solution, engine = _solve_game(game, False, quiet, force, no_cache)
+    solution, engine = solve_game(game, False, quiet, force, no_cache)
     manifest, summary = strike_report.write_tables(folder, command_line(), game, solution,
                                                    edition=int(edition))
     hits = summary["sweep_hits"]

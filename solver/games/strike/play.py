@@ -5,8 +5,11 @@ before anything is taken: the numbers, X for a die showing X, `out` for a die th
 (docs/rules.md, "Strike", reading 13). From that it applies the rules itself (rules.resolve: X
 and out leave the game, matched numbers go to the thrower's stock, the rest stay) and says the
 next move at once: best-move's verdict (report.best_move on the same solve, not a second
-implementation). `pass` ends a turn voluntarily; `undo`, `score`, `help` and `stop` as in every
-companion (solver.companion), and `--save FILE` keeps the game to resume.
+implementation), and after each turn every seat's chance. The solve is `strike game`'s
+(commands.solve_game): the level engine, read from the cache once solved, where that command
+takes it (above 20,000 positions: 3 players and more at the editions' dice), else the cyclic
+engine; --engine chooses as there. `pass` ends a turn voluntarily; `undo`, `score`, `help` and
+`stop` as in every companion (solver.companion), and `--save FILE` keeps the game to resume.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from solver.games.strike.commands import (
     model_options,
     readings_text,
     solve_checked,
+    solve_game,
+    strike_engine_options,
 )
 from solver.games.strike.model import MID, SETUP, START, Position
 from solver.games.strike.typed import OUT, read_dice
@@ -76,8 +81,9 @@ class Companion:
 
     @cached_property
     def solution(self) -> Solution:
-        """The whole game solved once from the start (best-move's solve and cost check)."""
-        return solve_checked(self.game, self.game.start(), False, True, self.force)
+        """The whole game solved once from the start, on the engine `strike game` takes (its
+        cost check, its cache)."""
+        return solve_game(self.game, False, False, self.force, False)[0]
 
     @property
     def state(self) -> State:
@@ -178,7 +184,8 @@ class Companion:
         """best-move's report for the state."""
         position = self.position(state)
         solution = self.solution
-        if position not in solution.graph.index:  # a position the start cannot reach
+        if position not in solution.graph.index:  # a position the start cannot reach: solved
+            # from there on the cyclic engine (the level engine solves from the start only)
             if position not in self.extra:
                 self.extra[position] = solve_checked(self.game, position, False, True,
                                                      self.force, sum(state.stocks)
@@ -251,6 +258,7 @@ def _another(setup: object) -> str:
               help="A JSON file that keeps the game after every line; if it holds this game, "
                    "play resumes where it stopped.")
 @force_option
+@strike_engine_options
 def play(players, edition, dice, hit, miss, fly_out, empty_arena, scoring, save_file,
          force) -> None:
     """Follow a whole game of Strike: type each placement and, after each throw, the dice in

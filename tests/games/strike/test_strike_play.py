@@ -104,3 +104,57 @@ def test_a_saved_game_resumes_where_it_stopped(tmp_path: Path) -> None:
     saved.write_text("[1, 2")
     broken = CliRunner().invoke(cli, [*START, *options], input="stop\n")
     assert "is not a saved Strike game" in str(broken.exception)
+
+
+# 3 players, 8 dice each (the 31-dice edition): about 60,000 positions, so `strike game` takes
+# the level engine. (line typed, the position after it as `strike game` takes it) where the
+# turn passed and the companion says each seat's chance. Seats 1-3 place 2, 4, 5: stocks 7
+# each, seat 1 throws first.
+GAME_3 = [
+    ("2", None), ("4", None), ("5", ("--arena", "2,4,5", "--stocks", "7,7,7")),
+    ("1 2 4 5", None),  # seat 1's die shows 1, no match: stock 6, mid-turn
+    ("pass", ("--arena", "1,2,4,5", "--stocks", "6,7,7", "--mover", "2")),
+    ("1 2 3 4 5", None),  # seat 2's die shows 3, no match: stock 6
+    ("pass", ("--arena", "1,2,3,4,5", "--stocks", "6,6,7", "--mover", "3")),
+    # seat 3's die shows 5: the pair of 5s goes back to seat 3 (7 - 1 + 2), the turn ends
+    ("1 2 3 4 5 5", ("--arena", "1,2,3,4", "--stocks", "6,6,8")),
+]
+
+
+def engines_used(monkeypatch) -> list[str]:
+    """The engines the commands solve on from now, in order (the level solve or its cache,
+    and the cyclic engine)."""
+    from solver.games.strike import commands, levels
+
+    used: list[str] = []
+    level_solve, cyclic_solve = levels.solved, commands.solve
+    monkeypatch.setattr(levels, "solved",
+                        lambda *a, **k: used.append("levels") or level_solve(*a, **k))
+    monkeypatch.setattr(commands, "solve",
+                        lambda *a, **k: used.append("cyclic") or cyclic_solve(*a, **k))
+    return used
+
+
+def test_a_three_player_game_shows_strike_games_chances_from_its_level_solve(monkeypatch
+                                                                              ) -> None:
+    used = engines_used(monkeypatch)
+    out = play(*(line for line, _ in GAME_3), options=("--players", "3", "--dice", "8"))
+    assert used == ["levels"]  # one solve (the cache), no cyclic one
+    chances = [line for line in out if line.startswith("Win chances: ")]
+    expected = []
+    for _, position in GAME_3:
+        if position is None:
+            continue
+        result = CliRunner().invoke(cli, ["strike", "game", *position, "--json"])
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.stdout)
+        assert summary["engine"] == "levels"
+        expected.append("Win chances: " + ", ".join(f"seat {s['seat']} {percent(s['p_win'])}"
+                                                    for s in summary["seats"]) + ".")
+    assert chances == expected
+
+
+def test_two_players_stay_on_the_cyclic_engine(monkeypatch) -> None:
+    used = engines_used(monkeypatch)
+    assert play("2", "stop")[-1] == "Stopped."
+    assert used == ["cyclic"]
