@@ -75,7 +75,8 @@ def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = Fa
     the final round and in it (or, with `engine_costs`, the level engine's own estimate's,
     dalek/levels.SECONDS_BEFORE_FINAL and SECONDS_FINAL, measured on a quieter machine), the
     share of numbers reached and the per-level overhead measured there; tasks of at most
-    `chunk` positions (default levels.CHUNK), and `reached` the share of numbers reached
+    `chunk` positions (default: as the engine cuts a level for that many cores,
+    levels.chunk_size), and `reached` the share of numbers reached
     (default: the run's; it grows with the target)."""
     from solver.engine import levels
     from solver.games.dalek import levels as dalek_levels
@@ -91,7 +92,6 @@ def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = Fa
         cost[final] = work / numbers
     if engine_costs:
         cost = {False: dalek_levels.SECONDS_BEFORE_FINAL, True: dalek_levels.SECONDS_FINAL}
-    chunk = chunk or levels.CHUNK
     reached = reached or sum(e["positions"] for e in one["log"]) / sum(one["numbers"])
     overhead = sum(e["seconds"] - e["work"] for e in one["log"]) / len(one["log"])
     game = LevelRace(DalekRace(compile_turn(parse_rules()), players, target))
@@ -104,7 +104,8 @@ def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = Fa
         hours = 0.0
         for numbers, final in plan:
             work = numbers * cost[final]
-            tasks = max(1, math.ceil(numbers * reached / chunk))
+            size = chunk or levels.chunk_size(round(numbers * reached), cores)
+            tasks = max(1, math.ceil(numbers * reached / size))
             hours += max(work / cores, work / tasks) + overhead
             if cores > 1:
                 hours += shared * nodes / BANDWIDTH  # a copy to every node, from the driver's
@@ -125,8 +126,10 @@ def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = Fa
         f"{cost[False] * 1e3:.2f} ms before the final round, {cost[True] * 1e3:.2f} ms in it; "
         f"{reached:.0%} of numbers reached; {overhead:.2f} s per level beyond the tasks' work "
         f"(measured)",
-        f"a level's tasks are chunks of at most {chunk:,} positions: a level runs in "
-        f"max(work / cores, work / tasks), plus that overhead",
+        (f"a level's tasks are chunks of at most {chunk:,} positions" if chunk else
+         f"a level's tasks are chunks of at most {levels.CHUNK:,} positions, cut to "
+         f"{levels.SPREAD} per core but not under {levels.SMALLEST} (levels.chunk_size)")
+        + ": a level runs in max(work / cores, work / tasks), plus that overhead",
         f"every level puts the whole values array; each node pulls a copy from the driver's "
         f"node at {BANDWIDTH / 1e9:.2f} GB/s (10 Gb/s), one node after another",
         f"nodes of {NODE} cores; a worker holds {WORKER_BYTES / 1e6:.0f} MB; the driver's node "
@@ -155,13 +158,13 @@ def main() -> None:
         print_model(one, args.engine_costs, args.chunk, args.reached)
         return
     one, two = (run(w, args.players, args.target, args.dice) for w in (1, 2))
-    rows = [[f"{len(one['log']) - 1 - k}", f"{a['positions']:,}", f"{a['tasks']}",
+    rows = [[f"{len(one['log']) - 1 - k}", f"{a['positions']:,}", f"{a['tasks']} / {b['tasks']}",
              f"{a['seconds']:.2f}", f"{b['seconds']:.2f}", f"{a['work']:.2f}",
              f"{a['put'] / 1e6:.2f}", f"{a['returned'] / 1e6:.3f}"]
             for k, (a, b) in enumerate(zip(one["log"], two["log"])) if a["positions"]]
     print(f"Dalek Dice, {args.players} players to {args.target}, {args.dice} dice, per level "
           f"(the last first):")
-    print(table(["level", "positions", "tasks", "1 worker s", "2 workers s", "work s",
+    print(table(["level", "positions", "tasks 1 / 2", "1 worker s", "2 workers s", "work s",
                  "put MB", "returned MB"], rows))
     efficiency = one["seconds"] / (2 * two["seconds"])
     print(f"1 worker {one['seconds']:.1f} s, 2 workers {two['seconds']:.1f} s: efficiency "

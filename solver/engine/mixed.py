@@ -31,6 +31,8 @@ from itertools import combinations, product
 import numpy as np
 
 NEWTON_STEPS = 60
+STEP = 1e-4  # of the central differences that give Newton's Jacobian: the gaps can be as small
+# as 1e-10 over the whole simplex, so a step of 1e-7 moves them less than their rounding
 Respond = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]  # utilities -> (values, dists)
 
 
@@ -208,8 +210,8 @@ def _indifferent(component: Component, candidates: list[np.ndarray],
         f = gaps(x)
         if np.max(np.abs(f)) < 1e-15:
             break
-        step = 1e-7
-        jacobian = np.column_stack([(gaps(x + step * e) - f) / step for e in np.eye(len(x))])
+        jacobian = np.column_stack([(gaps(x + STEP * e) - gaps(x - STEP * e)) / (2 * STEP)
+                                    for e in np.eye(len(x))])
         try:
             x = x - np.linalg.lstsq(jacobian, f, rcond=None)[0]
         except np.linalg.LinAlgError:

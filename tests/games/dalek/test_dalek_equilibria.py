@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
 from dalek_bruteforce import BruteForce
 
 from solver.engine import mixed
+from solver.engine.levels import TurnPasses
 from solver.engine.local import Choices
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
@@ -238,6 +240,25 @@ def test_where_pure_play_cycles_the_engine_mixes_to_an_exact_equilibrium() -> No
     assert sum(0 < s < 1 for s in stops) >= 1
     for seat, row in enumerate(values):
         assert np.abs(solution.values(seat) - np.array(row, dtype=float)).max() <= 1e-12
+
+
+def test_a_cycle_of_tiny_gains_is_settled_by_mixing() -> None:
+    """The 4-player race to 20 at the scores (11, 0, 7, 2): pure best responses cycle with
+    gains of 2e-10 to 5e-10, so the indifference conditions are that small over the whole
+    simplex (Newton's Jacobian by steps of 1e-7 was rounding noise: no mix was found, and the
+    solve stopped at 3.8e-10). The component (results leaving it valued from the solve's later
+    levels) is saved in golden/; the mix must reach a residual within 1e-12 against every turn
+    policy, each mixing seat indifferent among its candidates."""
+    saved = np.load(Path(__file__).parent / "golden" / "mix_4p_to_20_at_11_0_7_2.npz")
+    component = mixed.Component(saved["inside"], saved["outside"], saved["objective"])
+    turn = compile_turn(parse_rules())
+    passes = TurnPasses(turn.graph, turn.root)
+    found = mixed.mix(component, saved["policies"], lambda u: passes.respond(u, True), 1e-12)
+    assert found is not None and found.residual <= 1e-12
+    assert sum(len(w) > 1 for w in found.weights) >= 2  # the two seats whose play cycled mix
+    for worth, weights in zip(mixed.worths(component, found.candidates, found.weights),
+                              found.weights):
+        assert np.ptp(worth[weights > 0]) <= 1e-15
 
 
 def test_a_checkpoint_gives_back_the_mixes_it_was_given(tmp_path) -> None:
