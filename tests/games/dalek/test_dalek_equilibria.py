@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from dalek_bruteforce import BruteForce
+from dalek_race_bruteforce import FACES, ExplicitRace
 
 from solver.engine import mixed
 from solver.engine.levels import TurnPasses
@@ -24,9 +25,6 @@ from solver.errors import InputError
 from solver.games.dalek.race import DalekRace, RaceValues, solve_race
 from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
-
-FACES = "H4 H2 D3 D2 DOC EXT"
-Position = tuple[tuple[int, ...], int]
 
 
 @cache
@@ -88,26 +86,6 @@ def test_the_seat_a_tie_helps(rule: str, scores, mover: int, seat: int) -> None:
 
 
 # ---- the paranoid bound -------------------------------------------------------------------------
-class ExplicitRace:
-    """The race's rules written out again (as test_dalek_race.py does, independently of the
-    solver): who moves next, how a game ends, each seat's share of the win."""
-
-    def __init__(self, players: int, target: int, dice: int) -> None:
-        self.players, self.target, self.dice = players, target, dice
-
-    def next(self, scores: tuple[int, ...], mover: int, points: int):
-        after = list(scores)
-        after[mover] += points
-        if mover == self.players - 1 and max(after) >= self.target:
-            return tuple(after)
-        return tuple(after), (mover + 1) % self.players
-
-    @staticmethod
-    def share(final: tuple[int, ...], seat: int) -> Fraction:
-        best = max(final)
-        return Fraction(1, final.count(best)) if final[seat] == best else Fraction(0)
-
-
 @pytest.mark.parametrize("players, target, dice", [(3, 5, 2), (2, 6, 2), (4, 3, 2)])
 def test_paranoid_values_satisfy_the_zero_sum_bellman_equations(players: int, target: int,
                                                                 dice: int) -> None:
