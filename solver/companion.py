@@ -29,6 +29,25 @@ def hint(line: str, error: InputError, words: Sequence[str], longer: Sequence[st
     return f"? {error} (help lists the commands)"
 
 
+def answer(companion, line: str, save_file: str | None, saved: Callable[[], dict],
+           help_text: str, words: Sequence[str], longer: Sequence[str] = ()) -> str:
+    """What a companion says to one line typed at the table: `help`, `score` (a companion
+    that keeps one), `undo`, or a line it reads; after a line it takes, the game (`saved()`)
+    is written to `save_file`, if given."""
+    word = line.lower()
+    if word == "help":
+        return help_text
+    if word in ("score", "scores") and hasattr(companion, "score"):
+        return companion.score()
+    try:
+        said = companion.undo() if word == "undo" else companion.read(line)
+    except InputError as error:
+        return hint(line, error, words, longer)
+    if save_file and not write_save(save_file, saved()):
+        said += f"\n? cannot write {save_file}: this line is not saved"
+    return said
+
+
 def read_save(path: str, key: str, what: str, setup: object,
               another: Callable[[object], str]) -> list[str]:
     """The lines a save file holds when it saved this very game (its set-up, under `key`,

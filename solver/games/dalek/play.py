@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import click
 
 from solver.commands import OutputPath
-from solver.companion import hint, read_save, replay, write_save
+from solver.companion import answer, read_save, replay
 from solver.errors import InputError
 from solver.faces import dice_words
 from solver.games.dalek import report as dalek_report
@@ -252,23 +252,6 @@ def _option_words(option: dict) -> str:
         option["action"]]
 
 
-def answer(companion: Companion, line: str, save_file: str | None) -> str:
-    """What the companion says to one line typed at the table (saving the game after a line
-    it takes)."""
-    word = line.lower()
-    if word == "help":
-        return HELP
-    if word in ("score", "scores"):
-        return companion.score()
-    try:
-        said = companion.undo() if word == "undo" else companion.read(line)
-    except InputError as error:
-        return hint(line, error, WORDS, longer=("took",))
-    if save_file and not save(save_file, companion):
-        said += f"\n? cannot write {save_file}: this line is not saved"
-    return said
-
-
 # ---- the race --------------------------------------------------------------------------------
 def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
                 ) -> tuple[RaceValues | None, str]:
@@ -301,10 +284,10 @@ def _another(setup: object) -> str:
             f"{setup.get('dice')} dice {' '.join(map(str, setup.get('faces') or []))})")
 
 
-def save(path: str, companion: Companion) -> bool:
-    """The game and its lines so far (False when the file cannot be written: play goes on)."""
-    return write_save(path, {"game": setup(companion.rules, companion.players, companion.target),
-                             "lines": companion.lines})
+def saved(companion: Companion) -> dict:
+    """What a save file holds: the game and its lines so far."""
+    return {"game": setup(companion.rules, companion.players, companion.target),
+            "lines": companion.lines}
 
 
 def setup(rules: Rules, players: int, target: int) -> dict:
@@ -360,4 +343,5 @@ def play(rules, force, players, target, solve, save_file, quiet) -> None:
         if line.lower() == "quit":
             break
         if line:
-            click.echo(answer(companion, line, save_file))
+            click.echo(answer(companion, line, save_file, lambda: saved(companion), HELP,
+                               WORDS, longer=("took",)))

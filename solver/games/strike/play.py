@@ -21,7 +21,7 @@ from functools import cached_property
 import click
 
 from solver.commands import OutputPath
-from solver.companion import hint, read_save, replay, run, write_save
+from solver.companion import answer, read_save, replay, run
 from solver.engine.cyclic import Solution
 from solver.errors import InputError
 from solver.formatting import exact_text, percent
@@ -270,23 +270,8 @@ def play(players, edition, dice, hit, miss, fly_out, empty_arena, scoring, save_
     companion = Companion(setup, force)
     if save_file:
         replay(companion.read, read_save(save_file, "game", "Strike game", setup, _another))
-    run(companion.first(), lambda line: answer(companion, line, save_file),
+    run(companion.first(), lambda line: answer(companion, line, save_file, lambda: {
+        "game": companion.setup, "lines": companion.lines}, HELP, WORDS),
         lambda: "Stopped." if companion.state.winner is None else "Game over.")
 
 
-def answer(companion: Companion, line: str, save_file: str | None) -> str:
-    """What the companion says to one line typed at the table (saving the game after a line
-    it takes)."""
-    word = line.lower()
-    if word == "help":
-        return HELP
-    if word == "score":
-        return companion.score()
-    try:
-        said = companion.undo() if word == "undo" else companion.read(line)
-    except InputError as error:
-        return hint(line, error, WORDS)
-    if save_file and not write_save(save_file, {"game": companion.setup,
-                                                "lines": companion.lines}):
-        said += f"\n? cannot write {save_file}: this line is not saved"
-    return said

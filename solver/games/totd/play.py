@@ -17,7 +17,7 @@ from functools import cached_property
 import click
 
 from solver.commands import OutputPath
-from solver.companion import hint, read_save, replay, run, write_save
+from solver.companion import answer, read_save, replay, run
 from solver.errors import InputError
 from solver.games.totd import report as totd_report
 from solver.games.totd.commands import force_option, game_options, tool_options
@@ -211,21 +211,8 @@ def play(need, dice_file, printed_faces, pool, sonic, rerolls, changes, save_fil
     if save_file:
         replay(companion.read, read_save(save_file, "adventure", "Time of the Daleks Adventure",
                                          setup, _another))
-    run(companion.say(companion.step), lambda line: answer(companion, line, save_file),
+    run(companion.say(companion.step), lambda line: answer(companion, line, save_file, lambda: {
+        "adventure": companion.setup, "lines": companion.lines}, HELP, WORDS, ("took",)),
         companion.end)
 
 
-def answer(companion: Companion, line: str, save_file: str | None) -> str:
-    """What the companion says to one line typed at the table (saving the Adventure after a
-    line it takes)."""
-    word = line.lower()
-    if word == "help":
-        return HELP
-    try:
-        said = companion.undo() if word == "undo" else companion.read(line)
-    except InputError as error:
-        return hint(line, error, WORDS, longer=("took",))
-    if save_file and not write_save(save_file, {"adventure": companion.setup,
-                                                "lines": companion.lines}):
-        said += f"\n? cannot write {save_file}: this line is not saved"
-    return said
