@@ -83,7 +83,8 @@ class Companion:
     def solution(self) -> Solution:
         """The whole game solved once from the start, on the engine `strike game` takes (its
         cost check, its cache)."""
-        return solve_game(self.game, False, False, self.force, False)[0]
+        return solve_game(self.game, exact=False, quiet=False, force=self.force,
+                          no_cache=False)[0]
 
     @property
     def state(self) -> State:
