@@ -98,3 +98,31 @@ def _difference(stored: object, wanted: dict) -> str:
                 return "the solver's code has changed since"
             return f"{key} {json.dumps(stored.get(key))} there, {json.dumps(wanted.get(key))} here"
     return "none"
+
+
+def compare(first: Path, second: Path) -> tuple[list[int], list[int]]:
+    """(levels both checkpoints hold, those among them whose arrays differ): two checkpoints of
+    one solve, say on a cluster and in one process, which must be the same bits wherever both
+    finished a level. Checkpoints of other solves are refused in one line."""
+    stored = []
+    for folder in (first, second):
+        try:
+            stored.append(json.loads((folder / MANIFEST).read_text("utf-8"))["parameters"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise InputError(f"{folder} holds no checkpoint (no readable {MANIFEST})") from None
+    one, other = (Checkpoint(folder, stored[0]) for folder in (first, second))
+    common = sorted(set(one.finished()) & set(other.finished()))
+    differ = []
+    for level in common:
+        a, b = one.load(level), other.load(level)
+        if a is None or b is None:
+            raise InputError(f"level {level} of {first if a is None else second} is damaged "
+                             f"(its file does not match the manifest)")
+        if sorted(a) != sorted(b) or not all(_same(a[k], b[k]) for k in a):
+            differ.append(level)
+    return common, differ
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """The same array to the bit (NaN where NaN)."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()

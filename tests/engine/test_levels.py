@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_turn_graph import layered_graph
 
-from solver.checkpoint import Checkpoint
+from solver.checkpoint import Checkpoint, compare
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, solve
 from solver.engine.local import TurnLocal
@@ -218,6 +218,28 @@ def test_a_damaged_level_is_solved_again(tmp_path) -> None:
     resumed = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 2}))
     assert resumed.resumed == 2
     assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+
+
+def test_two_checkpoints_of_one_solve_are_compared_level_by_level(tmp_path) -> None:
+    """`compare` (benchmarks/same_bits.py) finds the levels both hold, and a level changed in
+    its last bit; checkpoints of other solves, or none, are refused in one line."""
+    game = ToyLevels(ToyRace(3, 4))
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    levels.solve(game, store=Checkpoint(whole, {"toy": 1}))
+    with pytest.raises(Crash):
+        levels.solve(game, store=Dying(part, {"toy": 1}, lives=4))
+    last = game.levels - 1
+    assert compare(whole, part) == (list(range(last - 3, last + 1)), [])
+    store = Checkpoint(part, {"toy": 1})
+    arrays = store.load(last - 1)
+    arrays["values"][0, 0] = np.nextafter(arrays["values"][0, 0], 2.0)
+    store.save(last - 1, arrays, store.finished()[last - 1])
+    assert compare(part, whole) == (list(range(last - 3, last + 1)), [last - 1])
+    Checkpoint(tmp_path / "other", {"toy": 2}).save(0, {"values": np.zeros((1, 1))}, {})
+    with pytest.raises(InputError, match=r"other parameters \(toy 2 there, 1 here\)"):
+        compare(whole, tmp_path / "other")
+    with pytest.raises(InputError, match="holds no checkpoint"):
+        compare(whole, tmp_path / "nothing")
 
 
 def test_a_checkpoint_of_other_parameters_is_refused(tmp_path) -> None:
