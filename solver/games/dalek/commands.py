@@ -103,7 +103,8 @@ def race_options(command):
                      help="What a tie for first is worth to each tied seat (default 1/k)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
         no_cache_option,
-        *engine_options("dalek", "levels for 3 or more players unless --exact, else cyclic"),
+        *engine_options("dalek", "levels unless --exact, a tie broken by another seat, or a seat "
+                                  "that does not play to win; else cyclic"),
     ]):
         command = option(command)
     return command
@@ -168,8 +169,9 @@ def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: in
 
 def engine_for(race: DalekRace, exact: bool) -> tuple[str, str | None]:
     """(engine, checkpoint) for this race as the command line asks (--engine, --checkpoint):
-    auto is the level engine for 3 or more seats that all play to win, in float64."""
-    return solving("dalek", exact, race.players >= 3 and not race.seat_locals)
+    auto is the level engine (the faster one) for seats that all play to win, in float64, with
+    ties broken as it breaks them."""
+    return solving("dalek", exact, not race.seat_locals and race.tie_break == "first")
 
 
 def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool

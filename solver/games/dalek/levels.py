@@ -195,15 +195,6 @@ class LevelRace:
         return cache_key(self.race, "levels")
 
 
-def code_hash() -> str:
-    """The hash of the code that solves a race on this engine (race.cache_key puts it in)."""
-    from solver import cache
-
-    return cache.code_hash("solver.engine.levels", "solver.engine.iteration",
-                           "solver.engine.mixed", "solver.engine.turn", "solver.checkpoint",
-                           __name__, "solver.games.dalek.race", "solver.games.dalek.rules")
-
-
 class PositionIndex(Mapping):
     """Reachable positions -> their numbers, by arithmetic (RaceValues reads it as a dict)."""
 

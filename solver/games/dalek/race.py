@@ -376,17 +376,20 @@ def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
     if race.against is not None:
         key["against"] = race.against
     if engine == "levels":
-        from solver.games.dalek.levels import code_hash
-        return {**key, "engine": "levels", "code": code_hash()}
-    return {**key, "code": _code_hash()}
+        return {**key, "engine": "levels", "code": code_hash("levels")}
+    return {**key, "code": code_hash("cyclic")}
 
 
-def _code_hash() -> str:
+def code_hash(engine: str) -> str:
     """A hash of the race's and the engine's source (the turn passes included: the graph's
-    fingerprint covers its data, not the code that values it): cached values never outlive
-    a change."""
+    fingerprint covers its data, not the code that values it): cached values and checkpoints
+    never outlive a change. Modules are named, not imported: a cached answer loads no numba."""
     from solver import cache
 
+    if engine == "levels":
+        return cache.code_hash("solver.engine.levels", "solver.engine.iteration",
+                               "solver.engine.mixed", "solver.engine.turn", "solver.checkpoint",
+                               "solver.games.dalek.levels", __name__, "solver.games.dalek.rules")
     return cache.code_hash("solver.engine.cyclic", "solver.engine.local", "solver.engine.turn",
                            "solver.engine.kernels", "solver.engine.iteration",
                            "solver.engine.mixed", __name__)

@@ -206,7 +206,6 @@ def test_a_level_solve_answers_best_move_as_the_cyclic_one(tmp_path) -> None:
 
 @pytest.mark.parametrize("args, words", [
     (("--engine", "levels", "--exact"), "float64 only"),
-    (("--players", "2", "--checkpoint", "{tmp}/c"), "--engine levels"),
     (("--engine", "cyclic", "--checkpoint", "{tmp}/c"), "--engine levels"),
 ])
 def test_what_an_engine_cannot_do_is_refused_in_one_line(tmp_path, args, words) -> None:
