@@ -56,7 +56,9 @@ from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
 
 TILE = 16  # columns per turn pass: node values of a tile fit a core's share of the cache
 CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
-SPREAD = 4  # chunks of a level per worker of a runner with several: the busy ones balance
+SPREAD = 1  # chunks of a level per worker of a runner with several: one each keeps the tiles full
+# (a chunk's later passes hold only its unsettled members), and halves of hundreds of components
+# cost nearly the same (3 players to 24 on 2 workers: efficiency 0.93-0.96 with 1, 0.68 with 4)
 SMALLEST = 128  # positions a chunk split for workers keeps at least: 8 tiles beyond its fixed cost
 DIRECT = 2000  # option games: systems up to this many members are solved direct, others swept
 SWEPT = 1e-15  # a sweep that moves no value by more than this ends them (the error is a few times
