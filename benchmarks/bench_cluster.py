@@ -58,7 +58,8 @@ CORES = (1, 16, 64, 256)
 NODE = 16  # cores per node
 BANDWIDTH = 1.25e9  # bytes per second into a node (10 Gb/s Ethernet)
 WORKER_BYTES = 400e6  # a worker process: the interpreter, the code, the turn graph, one
-# thread's workspace (93 MB), a chunk's buffers (dalek/levels.FIXED_BYTES, 300 MB, held 2)
+# thread's workspace (42 MB on the merged graph), a chunk's buffers (dalek/levels.FIXED_BYTES,
+# 300 MB, held 2)
 
 
 def run(workers: int, players: int, target: int, dice: int) -> dict:
