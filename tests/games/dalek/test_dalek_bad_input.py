@@ -19,6 +19,7 @@ from helpers import run_cli
 
 TURN = ["dalek", "turn", "--dice", "2"]
 TINY_RACE = ["dalek", "game", "--dice", "2", "--target", "10"]
+OVER_BUDGET = ["dalek", "game", "--dice", "2", "--target", "30"]  # estimated at 3 s (budget 0.5)
 ROLL = ["dalek", "best-move", "--dice", "1", "--roll", "H4"]
 RUN = ["simulate", "dalek", "--dice", "2", "--n", "10", "--seed", "1"]
 BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
@@ -102,7 +103,7 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
     "policy for a decision log": (["verify", "dalek", "--decisions", "{random}", "--policy",
                                    "keep-daleks 3"], "no part"),
     # costs
-    "a solve over the time budget": (TINY_RACE, "add --force"),
+    "a solve over the time budget": (OVER_BUDGET, "add --force"),
     "a turn over the memory limit, even forced": (["dalek", "turn", "--dice", "30", "--force"],
                                                   "memory"),
     "a decision log over the memory limit": ([*RUN, "--n", "10000000", "--out", "{tmp}/s.csv",
@@ -166,7 +167,7 @@ def test_bad_input_is_one_line_and_exit_2(name: str,
 def test_force_runs_a_request_over_the_time_budget(setting) -> None:
     """The same request as "a solve over the time budget", with --force: solved."""
     _, env = setting
-    run_ = run([*TINY_RACE, "--force", "--json"], env)
+    run_ = run([*OVER_BUDGET, "--force", "--json"], env)
     assert run_.returncode == 0, run_.stderr
     assert '"seats"' in run_.stdout
 
