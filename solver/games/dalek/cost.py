@@ -148,8 +148,8 @@ def race_positions(race) -> tuple[int, int]:
 def solve_cost(race, exact: bool, engine: str) -> tuple[float, float]:
     """(seconds, bytes) a solve of the race on `engine` (cyclic or levels) would take."""
     if engine == "levels":
-        from solver.games.dalek.levels import estimate
-        return estimate(race)
+        from solver.games.dalek.levels import LevelRace, estimate
+        return estimate(LevelRace(race))
     return race_cost(race, exact)
 
 

@@ -228,9 +228,8 @@ class PositionIndex(Mapping):
         return iter(np.flatnonzero(self.reachable).tolist())
 
 
-def estimate(race: DalekRace) -> tuple[float, float]:
+def estimate(game: LevelRace) -> tuple[float, float]:
     """(seconds, bytes) a level solve of this race would take, from its size."""
-    game = LevelRace(race)
     final = game.size - game.before_final
     seconds = game.before_final * SECONDS_BEFORE_FINAL + final * SECONDS_FINAL
     memory = (game.turn.workspace_bytes + FIXED_BYTES
@@ -238,12 +237,12 @@ def estimate(race: DalekRace) -> tuple[float, float]:
     return seconds / levels.WORKERS, memory
 
 
-def check(race: DalekRace, force: bool = False) -> None:
+def check(game: LevelRace, force: bool = False) -> None:
     """Refuse (one line) a level solve above the time budget (unless forced) or the memory."""
     from solver import limits
 
-    seconds, memory = estimate(race)
-    limits.check(f"the {race.players}-player race to {race.target}", seconds, memory, force)
+    seconds, memory = estimate(game)
+    limits.check(f"the {game.players}-player race to {game.target}", seconds, memory, force)
 
 
 def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress=None,
@@ -253,8 +252,8 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
     (past the memory, always)."""
     from solver.checkpoint import Checkpoint
 
-    check(race, force)
-    game = LevelRace(race)
+    game = LevelRace(race)  # its turn passes merge the graph once, for the estimate and the solve
+    check(game, force)
     store = None if checkpoint is None else Checkpoint(Path(checkpoint), game.parameters())
     solution = levels.solve(game, store=store, progress=progress)
     total = solution.total

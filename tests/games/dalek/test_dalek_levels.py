@@ -167,9 +167,9 @@ def test_resuming_is_said_even_when_quiet(tmp_path, capsys) -> None:
 def test_limits_refuse_what_the_budget_does_not_cover(monkeypatch) -> None:
     monkeypatch.setenv("DICE_SOLVER_BUDGET", "10")
     with pytest.raises(InputError, match=r"3-player race to 60 would take about .*--force"):
-        check(race_of(3, 60, 10))
-    check(race_of(3, 60, 10), force=True)
-    check(race_of(2, 20, 10))
+        check(LevelRace(race_of(3, 60, 10)))
+    check(LevelRace(race_of(3, 60, 10)), force=True)
+    check(LevelRace(race_of(2, 20, 10)))
 
 
 # ---- the command line: --engine and --checkpoint --------------------------------------------
