@@ -35,7 +35,10 @@ class Game:
     package: str
     examples: Examples
     samples: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unit -> CSV columns
-    page: tuple[str, ...] = ()  # commands the web page may run: none reads or writes a file
+    # the commands the web page may run, each with the options a request may set (the long
+    # names without dashes): an allow-list of the game's inputs, never a file, an engine, a
+    # cluster, a time budget or the cache, so no request can steer the server
+    page: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # requests (command, options) `serve` answers at start-up, as the page will ask them first
     # (default: the example solve); each is held to the server's budget, so none starts a solve
     preload: tuple[tuple[str, ...], ...] = ()

@@ -1,9 +1,10 @@
 """The page's JSON API: `/api/GAME/COMMAND?option=value...` runs the command line's own command
 with those options and `--json`, and answers with its JSON (one code path, the same validation:
 bad input is a 400 carrying the one-line error). Safe by default: only the commands a game
-offers the page (`Game.page`: none that writes a file); no option that names a path; bounded
-request sizes; one solve at a time; every solve held to the server's time budget
-(`solver.limits`), so no request can start a long solve."""
+offers the page, each with an allow-list of options (`Game.page`: the game's inputs, never a
+file, an engine, a cluster, a time budget or the cache, so nothing one request sets reaches the
+server or outlives the request); bounded request sizes; one solve at a time; every solve held
+to the server's time budget (`solver.limits`), so no request can start a long solve."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from dataclasses import dataclass
 
 import click
 
-from solver.commands import InputPath, OutputPath
 from solver.errors import InputError
 from solver.games import registry
 
@@ -49,6 +49,14 @@ class Api:
         context = click.Context(group)
         return {name: group.get_command(context, name) for name in entry.page}
 
+    def options(self, game: str, name: str) -> dict[str, click.Option]:
+        """The options of the game's command `name` a request may set: its allow-list in
+        `Game.page`, by the long name without dashes."""
+        command = self.commands(game)[name]
+        by_name = {flag.lstrip("-"): option for option in command.params
+                   if isinstance(option, click.Option) for flag in option.opts}
+        return {key: by_name[key] for key in registry()[game].page[name]}
+
     def run(self, game: str, name: str, query: list[tuple[str, str]]) -> Answer:
         clock = time.perf_counter()
         try:
@@ -77,16 +85,15 @@ class Api:
         if name not in allowed:
             raise InputError(f"{game} has no command {name!r} here (commands: "
                              f"{', '.join(sorted(allowed))})")
-        options = {flag.lstrip("-"): option for option in allowed[name].params
-                   if isinstance(option, click.Option) and not _names_a_path(option)
-                   and option.name not in ("as_json", "help") for flag in option.opts}
+        options = self.options(game, name)
         if sum(len(k) + len(v) + 2 for k, v in query) > MAX_QUERY:
             raise InputError(f"the request is longer than {MAX_QUERY} characters")
         args: list[str] = []
         for key, value in query:
             option = options.get(key)
             if option is None:
-                raise InputError(f"{name} has no option {key!r}")
+                raise InputError(f"the page's {name} takes no {key!r} (it takes: "
+                                 f"{', '.join(options)})")
             if len(value) > MAX_VALUE:
                 raise InputError(f"the value of {key} is longer than {MAX_VALUE} characters")
             if option.is_flag:
@@ -94,10 +101,6 @@ class Api:
             else:
                 args += [option.opts[0], value]
         return allowed[name], args
-
-
-def _names_a_path(param: click.Parameter) -> bool:
-    return isinstance(param.type, (InputPath, OutputPath, click.Path, click.File))
 
 
 def _error(message: str) -> str:

@@ -1,11 +1,13 @@
 """The page's JSON API answers exactly what the command line answers (one code path), refuses
 what the command line refuses with the same one-line error, and refuses what a page must never
-do: name a file, run a command that writes one, send an oversized request."""
+do: name a file, run a command that writes one, send an oversized request, or set any option
+outside the page's allow-list (an engine, a cluster, a time budget, the cache)."""
 
 from __future__ import annotations
 
 import json
 
+import click
 import pytest
 from click.testing import CliRunner
 from helpers import run_cli
@@ -107,3 +109,56 @@ def test_the_page_is_served_with_no_outside_assets(client: TestClient) -> None:
         answer = client.get(asset)
         assert answer.status_code == 200
         assert "http://" not in answer.text and "https://" not in answer.text
+
+
+# Options that steer the server rather than ask about a game: a Ray head or a local cluster
+# (which moves pickled objects, and outlives the request), the time budget, the cache, the
+# engine, and files. The page never sends them; a request that does gets a 400.
+FORBIDDEN = ("ray", "workers", "force", "no-cache", "engine", "checkpoint", "quiet", "exact",
+             "die-file", "dice-file", "budget")
+
+
+def page_commands() -> list[tuple[str, str]]:
+    return [(game, command) for game, entry in sorted(registry().items())
+            for command in entry.page]
+
+
+@pytest.mark.parametrize(("game", "command"), page_commands())
+def test_the_allow_list_names_game_inputs_only(game: str, command: str) -> None:
+    """Every allowed name is an option of the command (a renamed option cannot silently drop
+    out), and none steers the server or names a file."""
+    group = registry()[game].commands()
+    params = group.get_command(click.Context(group), command).params
+    names = {flag.lstrip("-") for p in params if isinstance(p, click.Option) for flag in p.opts}
+    allowed = registry()[game].page[command]
+    assert set(allowed) <= names, set(allowed) - names
+    assert not set(allowed) & set(FORBIDDEN)
+
+
+@pytest.mark.parametrize(("game", "command"), page_commands())
+def test_every_forbidden_option_is_refused(client: TestClient, game: str, command: str) -> None:
+    """Each option outside the allow-list that the command line takes is a 400 naming it, and
+    the command is not run."""
+    group = registry()[game].commands()
+    params = group.get_command(click.Context(group), command).params
+    names = {flag.lstrip("-") for p in params if isinstance(p, click.Option) for flag in p.opts}
+    refused = [name for name in FORBIDDEN if name in names]
+    assert refused, "each page command takes some option the page must not pass"
+    for name in refused:
+        answer = client.get(f"/api/{game}/{command}", params={name: "1"})
+        assert answer.status_code == 400, (name, answer.text)
+        assert f"takes no '{name}'" in answer.json()["error"]
+
+
+def test_a_ray_head_named_by_a_visitor_is_never_contacted_nor_kept(client: TestClient) -> None:
+    """The hole this closes: a request naming a Ray head made the server connect to it, and
+    the address stuck for every later visitor's solves."""
+    for params in ({"players": "2", "target": "20", "ray": "127.0.0.1:1"},
+                   {"players": "2", "target": "20", "ray": "auto", "workers": "2"},
+                   {"players": "2", "target": "20", "force": "1"}):
+        answer = client.get("/api/dalek/game", params=params)
+        assert answer.status_code == 400
+        assert "Ray" not in answer.json()["error"]  # refused before anything was tried
+    answer = client.get("/api/dalek/game", params={"players": "2", "target": "12"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["rules"]["players"] == 2

@@ -8,4 +8,4 @@ GAME = Game(
              bad=("game", "--target", "1")),
     samples={"turn": ("score",), "game": ("winner", "score_1", "score_2"),
              "decision": ("score", "opponent", "turn_total", "move")},
-    page=("game",))
+    page={"game": ("target", "hold")})

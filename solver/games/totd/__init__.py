@@ -8,4 +8,9 @@ GAME = Game(
              play=("--need", "Science x2, Cunning", "--pool", "black=4"),
              bad=("chance", "--need", "Nothing", "--pool", "black=4")),
     samples={"adventure": ("success",)},
-    page=("chance", "best-move", "build", "help"))
+    page={"chance": ("need", "printed-faces", "pool", "sonic", "reroll", "change"),
+          "best-move": ("need", "printed-faces", "showing", "sonic", "reroll", "change", "top"),
+          "build": ("need", "printed-faces", "add", "focus", "daleks", "sonic", "reroll",
+                    "change", "top"),
+          "help": ("need", "printed-faces", "me", "helper", "any-adventure", "time-breach",
+                   "breach-alone", "helper-dice", "sonic-on", "daleks", "call-with-sonic")})
