@@ -17,7 +17,7 @@ from solver.cli import cli
 DICE, TARGET = 6, 10  # a race to 10 with 6 dice solves in about a second
 FACES = ("H4", "H2", "D3", "D2", "DOC", "EXT")
 RULES = ("--dice", str(DICE))
-START = ("play", "dalek", *RULES, "--target", str(TARGET), "--quiet")
+START = ("play", "dalek", *RULES, "--target", str(TARGET), "--quiet", "--race")
 VERDICTS = ("Keep ", "Nothing may be kept", "The Doctor intervenes")
 
 
