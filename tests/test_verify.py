@@ -113,7 +113,7 @@ def test_cli_game_samples(tmp_path: Path) -> None:
     code, output = invoke("verify", "pig", "--policy", "optimal", "--duel", "hold 10",
                           "--target", "20", "--samples", str(path), "--exact", "--json")
     report = json.loads(output)
-    assert code == 0 and report["bins"] == 2  # seat 1, seat 2 (no ties in Pig)
+    assert code == 0 and report["statistics"][0]["bins"] == 2  # seat 1, seat 2 (no ties)
     code, _ = invoke("verify", "pig", "--policy", "hold 10", "--duel", "optimal",
                      "--target", "20", "--samples", str(path))
     assert code == 1  # the seats swapped: seat 1 now plays worse
