@@ -66,8 +66,8 @@ def _statistics_table(report: dict) -> str:
                        f"<td>{_number(s['log_e'], log=True)}</td></tr>"
                        for s in report["statistics"])
         return f"<table><tr><th>statistic</th><th>bins</th><th>e-value</th></tr>{rows}</table>"
-    statistics = report.get("statistics", [{**report, "name": report.get("outcome", "outcome"),
-                                            "p_holm": report["p_value"]}])
+    statistics = report["statistics"] if "statistics" in report else [
+        {**report, "name": report["outcome"], "p_holm": report["p_value"]}]
     rows = "".join(f"<tr><td>{_e(s['name'])}</td><td>{_number(s['statistic'])}</td>"
                    f"<td>{s['dof'] if s['dof'] is not None else '-'}</td>"
                    f"<td>{s['p_value']:.3g}</td><td>{s['p_holm']:.3g}</td>"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import codecs
 import csv
 import math
-import os
 import shlex
 import subprocess
 import sys
@@ -157,7 +156,7 @@ def arriving(path: str, follow: float) -> Iterator[tuple[str, bool]]:
     idle = 0.0
     try:
         while True:
-            raw = os.read(handle.fileno(), READ)
+            raw = handle.read1(READ)
             if raw:
                 idle = 0.0
                 yield decoder.decode(raw), False
