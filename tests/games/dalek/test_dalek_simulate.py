@@ -78,7 +78,7 @@ def test_cli_runs_are_reproducible_bit_for_bit(tmp_path: Path) -> None:
     pig = [runner.invoke(cli, ["simulate", "pig", "--policy", "optimal", "--duel", "hold 10",
                                "--target", "20", "--n", "50", "--seed", "1"]).output
            for _ in range(2)]
-    assert pig[0] == pig[1] and pig[0].splitlines()[1] == "winner,score_1,score_2"
+    assert pig[0] == pig[1] and pig[0].splitlines()[1] == "winner,score_1,score_2,turns"
 
 
 def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path, pairs_of) -> None:
