@@ -15,6 +15,15 @@ os.environ["DICE_SOLVER_CACHE"] = tempfile.mkdtemp(prefix="dice-solver-tests-")
 atexit.register(shutil.rmtree, os.environ["DICE_SOLVER_CACHE"], True)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In CI (CI=true), tests marked slow (over 10 s from an empty cache) are skipped."""
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        skip = pytest.mark.skip(reason="slow (over 10 s from an empty cache): skipped in CI")
+        for item in items:
+            if "slow" in item.keywords:
+                item.add_marker(skip)
+
+
 # Strike's card game (2 players, 9 dice each): the best throw rule of each size, as the search
 # found it (docs/results.md, "When to throw again"; docs/cards/strike-throw.png). The search itself
 # takes 327 s of CPU, so the suite runs it on 3 dice (test_strike_throwrules.py) and checks these

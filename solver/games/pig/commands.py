@@ -8,12 +8,9 @@ from pathlib import Path
 import click
 
 from solver.commands import card_option, emit, json_option, table
-from solver.engine.cyclic import solve
 from solver.formatting import exact_text
 from solver.games.pig.cost import MAX_TARGET, check_solves
-from solver.games.pig.model import PigGame
 from solver.games.pig.rules import PLAYERS
-from solver.progress import Progress
 
 # Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: to 100,
 # the first player wins about 0.5306 under optimal play and about 0.5347 when both hold at 20.
@@ -42,9 +39,48 @@ def rules_of(target: int) -> dict:
     return {"game": "pig", "target": target, "players": PLAYERS}
 
 
-def timings(start: float) -> dict:
-    """How long the command took (nothing in Pig is cached)."""
-    return {"total": time.perf_counter() - start, "cached": False}
+def timings(start: float, cached: bool = False) -> dict:
+    """How long the command took, and whether its answer was read from the cache."""
+    return {"total": time.perf_counter() - start, "cached": cached}
+
+
+# the modules whose code computes `pig game`'s answer: a change to one solves it again
+GAME_CODE = ("solver.games.pig.commands", "solver.games.pig.model", "solver.games.pig.rules",
+             "solver.engine.cyclic", "solver.engine.turn", "solver.engine.local")
+
+
+def solved_game(target: int, hold: int, exact: bool, quiet: bool, force: bool
+                ) -> tuple[list[dict], bool]:
+    """`pig game`'s two solves (optimal play, both holding at `hold`), each entry with its
+    solve's seconds, from the cache when this very question was solved before (and whether
+    it was); solved and stored otherwise."""
+    from solver import cache
+
+    key = {"kind": "pig_game", "format": 1, "target": target, "hold": hold, "exact": exact,
+           "code": cache.code_hash(*GAME_CODE)}
+    stored = cache.load_json(key)
+    if isinstance(stored, list):
+        return stored, True
+    from solver.engine.cyclic import solve
+    from solver.games.pig.model import PigGame
+    from solver.progress import Progress
+
+    check_solves(f"Pig to {target}", target, [(None, None), (hold, hold)], exact, force)
+    policies = []
+    for name, holds in (("optimal", None), (f"hold {hold}", hold)):
+        rules = PigGame(target, holds)
+        label = name if holds is None else f"hold at {hold}"
+        with Progress(f"Pig to {target}, {label}", quiet) as progress:
+            solution = solve(rules, rules.start(), exact=exact, progress=progress.steps)
+        entry = {"name": name, "p_first_wins": float(solution.values(rules.start())[0])}
+        if exact:
+            entry["p_first_wins_exact"] = exact_text(solution.exact_values(rules.start())[0])
+        entry.update(published=PUBLISHED.get(target, {}).get(holds),
+                     residual=solution.residual, positions=solution.graph.size,
+                     seconds=solution.seconds["total"])
+        policies.append(entry)
+    cache.store_json(key, policies)
+    return policies, False
 
 
 @click.group()
@@ -62,31 +98,19 @@ def pig() -> None:
 @force_option
 @json_option
 def game(target, hold, exact, quiet, force, as_json) -> None:
-    """The first player's chance to win, under optimal play and under "hold at N"."""
+    """The first player's chance to win, under optimal play and under "hold at N" (read from
+    the cache once solved; the seconds are the solve's)."""
     start = time.perf_counter()
-    check_solves(f"Pig to {target}", target, [(None, None), (hold, hold)], exact, force)
-    policies, rows = [], []
-    for name, holds in (("optimal", None), (f"hold {hold}", hold)):
-        rules = PigGame(target, holds)
-        label = name if holds is None else f"hold at {hold}"
-        with Progress(f"Pig to {target}, {label}", quiet) as progress:
-            solution = solve(rules, rules.start(), exact=exact, progress=progress.steps)
-        first = float(solution.values(rules.start())[0])
-        entry = {"name": name, "p_first_wins": first}
-        if exact:
-            entry["p_first_wins_exact"] = exact_text(solution.exact_values(rules.start())[0])
-        published = PUBLISHED.get(target, {}).get(holds)
-        entry.update(published=published, residual=solution.residual,
-                     positions=solution.graph.size)
-        policies.append(entry)
-        rows.append((label, f"{first:.10f}", "" if published is None else published,
-                     f"{solution.residual:.1e}", f"{solution.seconds['total']:.1f}"))
+    policies, cached = solved_game(target, hold, exact, quiet, force)
+    rows = [("optimal" if p["name"] == "optimal" else f"hold at {hold}",
+             f"{p['p_first_wins']:.10f}", "" if p["published"] is None else p["published"],
+             f"{p['residual']:.1e}", f"{p['seconds']:.1f}") for p in policies]
     lines = [f"Pig to {target}, 2 players: probability that the first player wins",
              table(["play", "P(first wins)", "published", "residual", "seconds"], rows)]
     if exact:
         lines += [f"{row[0]} exactly: {entry['p_first_wins_exact']}"
                   for row, entry in zip(rows, policies)]
-    emit({"rules": rules_of(target), "policies": policies, "timings": timings(start)},
+    emit({"rules": rules_of(target), "policies": policies, "timings": timings(start, cached)},
          "\n".join(lines), as_json)
 
 

@@ -99,3 +99,15 @@ def test_force_runs_past_the_budget(monkeypatch) -> None:
     assert run_cli("pig", "game", "--target", "5").returncode == 2
     forced = run_cli("pig", "game", "--target", "5", "--force")
     assert forced.returncode == 0 and "P(first wins)" in forced.stdout, forced.stderr
+
+
+def test_pig_game_is_read_from_the_cache_the_second_time(tmp_path) -> None:
+    """`pig game` solved once is answered from the cache after: the same numbers, bit for
+    bit, with no solver loaded."""
+    from helpers import cached_twice
+
+    question = ("pig", "game", "--target", "30", "--quiet", "--json")
+    first, second, imported = cached_twice(tmp_path, question, question)
+    assert first["timings"]["cached"] is False and second["timings"]["cached"] is True
+    assert first["policies"] == second["policies"]
+    assert not imported & {"numba", "scipy", "networkx", "sympy"}, imported
