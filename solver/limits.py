@@ -2,7 +2,9 @@
 
 A game estimates a solve's time and memory from its size (positions, turn graph) with figures
 measured on the reference machine (docs/results.md), and calls `check` first. Time is a soft
-limit: the budget ($DICE_SOLVER_BUDGET seconds, default two hours), which `--force` overrides.
+limit: the budget ($DICE_SOLVER_BUDGET seconds, default two hours), which `--force` overrides;
+and with no budget set, a solve estimated over a minute is not started unasked: on a terminal
+the user is asked, elsewhere (a pipe, a script) it needs --force or a budget that allows it.
 Memory is a hard limit (MEMORY_LIMIT bytes, default three quarters of this machine's memory):
 past it the machine would swap or the process die, so nothing overrides it.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import os
 import resource
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,6 +21,7 @@ from contextvars import ContextVar
 from solver.errors import InputError
 
 DEFAULT_BUDGET = 2 * 3600.0
+ASK_OVER = 60.0  # seconds: with no budget set, a longer solve is not started unasked
 _held: ContextVar[float | None] = ContextVar("budget", default=None)  # set by `held_to`
 
 
@@ -68,14 +72,34 @@ def memory_limit() -> float:
     return 0.75 * total
 
 
-def check(what: str, seconds: float, memory: float, force: bool = False) -> None:
+def check(what: str, seconds: float, memory: float, force: bool = False,
+          can_force: bool = True) -> None:
     """Refuse `what` (one clear line, with the estimate) if it would take more memory than the
-    machine has, or more time than the budget unless forced."""
+    machine has, or more time than the budget unless forced; with no budget set, ask before a
+    solve estimated over a minute (`can_force`: the command has --force to say yes with)."""
     if memory > memory_limit():
         raise InputError(f"{what} would need about {_bytes(memory)} of memory, more than this "
                          f"machine can give ({_bytes(memory_limit())})")
-    if seconds > budget() and not force:
+    if force:
+        return
+    if seconds > budget():
         raise OverBudget(what, seconds, budget())
+    if seconds > ASK_OVER and can_force and _held.get() is None and \
+            not os.environ.get("DICE_SOLVER_BUDGET"):
+        _ask(what, seconds)
+
+
+def _ask(what: str, seconds: float) -> None:
+    """A long solve nobody asked for: on a terminal, ask; elsewhere, refuse with the way on."""
+    question = f"{what} would take about {duration(seconds)}"
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        import click
+
+        if click.confirm(f"{question}. Start it?", default=False, err=True):
+            return
+        raise InputError(f"{what}: not started")
+    raise InputError(f"{question}, more than a minute: add --force to start it, or allow it "
+                     f"with $DICE_SOLVER_BUDGET (seconds)")
 
 
 def _bytes(count: float) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+import click
+
 from solver.cards import Card
 from solver.games.strike.policies import (
     NEVER,
@@ -38,6 +40,7 @@ NAMES = ("arena", "stocks", "fewer", "opponent")  # ThrowRule's numbers, in fami
 # (docs/results.md); 900 s leaves room for a loaded machine, and a lower budget
 # ($DICE_SOLVER_BUDGET) refuses it before it starts
 SEARCH_SECONDS, SEARCH_BYTES = 900, 300 << 20
+SEARCH_CPU = 327  # seconds, as measured above: what a first run is announced to take
 
 
 def families(players: int, dice: int) -> list[Family]:
@@ -80,9 +83,19 @@ def value(rule: ThrowRule, players: int = PLAYERS, dice: int = DICE) -> float:
 
 @cache
 def optimal_values(players: int = PLAYERS, dice: int = DICE) -> tuple[float, ...]:
-    """Each seat's P(win) when every seat plays optimally."""
+    """Each seat's P(win) when every seat plays optimally (from the disk cache once solved)."""
+    from solver import cache as disk
+
+    key = {"game": "strike_optimal_seats", "players": players, "dice": dice,
+           "code": disk.code_hash("solver.games.strike.rules", "solver.games.strike.throws",
+                                  "solver.games.strike.model", "solver.games.strike.policies")}
+    stored = disk.load_json(key)
+    if isinstance(stored, list):
+        return tuple(stored)
     duel = StrikeDuel(players, dice, outcomes=False)
-    return tuple(float(p) for p in win_chances(duel, solve_duel(duel)))
+    values = tuple(float(p) for p in win_chances(duel, solve_duel(duel)))
+    disk.store_json(key, list(values))
+    return values
 
 
 @dataclass(frozen=True)
@@ -121,7 +134,7 @@ def learned() -> tuple[list[Learned], bool]:
     import numpy as np
 
     from solver import cache
-    from solver.limits import check
+    from solver.limits import check, duration
 
     # the game's code and the search's, not the engine's (its changes keep every value, which
     # its own tests hold), as totd's tool rules
@@ -130,15 +143,26 @@ def learned() -> tuple[list[Learned], bool]:
                                    "solver.games.strike.throws", "solver.games.strike.model",
                                    "solver.games.strike.policies", __name__)}
     stored = cache.load(key)
-    if stored is not None:
-        return [_row(ThrowRule(*numbers), size, PLAYERS, DICE) for numbers, size in
-                zip(stored["rules"].tolist(), stored["sizes"].tolist())], True
-    check("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES)
-    rows = learn()
+    if stored is not None and "seats" in stored:  # the values too: nothing solved again
+        return [Learned(size, ThrowRule(*numbers), tuple(seats), sum(seats) / len(seats))
+                for numbers, size, seats in zip(stored["rules"].tolist(),
+                                                stored["sizes"].tolist(),
+                                                stored["seats"].tolist())], True
+    if stored is None:
+        check("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES,
+              can_force=False)
+        click.echo(f"Searching for Strike's throw rules, once (then cached): minutes "
+                   f"({duration(SEARCH_CPU)} of CPU measured; longer on a busy machine)...",
+                   err=True)
+        rows = learn()
+    else:  # stored by an earlier version, without the values
+        rows = [_row(ThrowRule(*numbers), size, PLAYERS, DICE) for numbers, size in
+                zip(stored["rules"].tolist(), stored["sizes"].tolist())]
     cache.store(key, {"rules": np.array([[getattr(r.rule, n) for n in NAMES] for r in rows],
                                         dtype=np.int64),
-                      "sizes": np.array([r.size for r in rows], dtype=np.int64)})
-    return rows, False
+                      "sizes": np.array([r.size for r in rows], dtype=np.int64),
+                      "seats": np.array([r.seats for r in rows], dtype=np.float64)})
+    return rows, stored is not None
 
 
 def rule_lines(rule: ThrowRule, players: int = PLAYERS) -> list[str]:

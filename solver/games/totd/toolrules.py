@@ -138,7 +138,7 @@ def learned() -> tuple[list[Learned], bool]:
     if stored is not None:
         return [_from_row(choices, text) for choices, text in
                 zip(stored["choices"].tolist(), stored["values"].tolist())], True
-    check("the search for tool rules", SEARCH_SECONDS, SEARCH_BYTES)
+    check("the search for tool rules", SEARCH_SECONDS, SEARCH_BYTES, can_force=False)
     rows = learn()
     import numpy as np
 
