@@ -29,8 +29,10 @@ from solver.errors import InputError
 from solver.games.dalek import cost
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS, RACE_BUGS
-from solver.games.dalek.commands import PolicyName, given, rules_options
+from solver.games.dalek.commands import PolicyName, given, rules_options, solved
+from solver.games.dalek.decisions import decision_regrets, race_regrets, score_columns
 from solver.games.dalek.outcomes import duel_outcomes, round_over
+from solver.games.dalek.race import DalekRace
 from solver.games.dalek.rules import DEFAULT_TARGET, MAX_TARGET, Rules
 from solver.games.dalek.simulator import (
     Decisions,
@@ -160,21 +162,13 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
            as_json, watch) -> None:
     """Dalek Dice: turn scores (or races, with --duel: winner, final scores, turns) of a
     simulator, or its moves."""
+    game = f"Dalek Dice ({rules.dice} dice: {rules.label}; tie rule {rules.tie_rule})"
     if decisions is not None:
         no_samples(samples)
-        for name in given("policy", "opponent", "target"):
-            raise InputError(f"{name} has no part in checking a decision log: its moves are "
-                             f"scored against optimal play for expected points")
-    game = f"Dalek Dice ({rules.dice} dice: {rules.label}; tie rule {rules.tie_rule})"
-    named = [policy] if opponent is None else [policy, opponent]
-    pairs = _pairs(rules, [] if decisions is not None else named, True, force)
-    if decisions is not None:
-        regrets, moves = dp.decision_regrets(pairs, decisions)
-        turns = moves.extra.get("turn")
-        regret_report(f"{game}: moves of {decisions} against optimal play for expected points",
-                      "expected points", regrets, turns,
-                      lambda r: dp.describe_move(pairs, moves, r), top, as_json)
+        _decisions(rules, game, decisions, target, force, top, as_json)
         return
+    named = [policy] if opponent is None else [policy, opponent]
+    pairs = _pairs(rules, named, True, force)
     if opponent is not None:
         policies = (dp.parse_policy(policy, pairs, duel=True),
                     dp.parse_policy(opponent, pairs, duel=True))
@@ -197,6 +191,36 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
                       _alternatives(pairs, (policy,), None, watch.suspects))
     score_verdict(title, dp.distribution(chosen), [s for s, ok in enumerate(possible) if ok],
                   samples, alpha, test, top, as_json, judging)
+
+
+def _decisions(rules: Rules, game: str, path: str, target: int, force: bool, top: int,
+               as_json: bool) -> None:
+    """A decision log: a turn's (scored in expected points) or, with score_1, score_2, ...
+    and seat columns, a race's (scored in win share against the race's optimal play)."""
+    from solver.samples import header_of, read_text
+
+    players = len(score_columns(header_of(read_text(path, f"decision log {path}"))))
+    for name in given("policy", "opponent", *(["target"] if players < 2 else [])):
+        raise InputError(f"{name} has no part in checking a decision log: its moves are "
+                         f"scored against optimal play")
+    pairs = _pairs(rules, [], True, force)
+    if players < 2:
+        regrets, moves = decision_regrets(pairs, path)
+        regret_report(f"{game}: moves of {path} against optimal play for expected points",
+                      "expected points", regrets, moves.extra.get("turn"),
+                      lambda r: dp.describe_move(pairs, moves, r), top, as_json)
+        return
+    race = DalekRace(pairs.turn, players, target)
+    regrets, moves, scores, seats = race_regrets(pairs, solved(race, False, True, False, force),
+                                                 path)
+
+    def describe(r: int) -> dict:
+        return {"scores": ",".join(map(str, scores[r].tolist())), "seat": int(seats[r]) + 1,
+                **dp.describe_move(pairs, moves, r)}
+
+    regret_report(f"{game}, {players}-player race to {target}: moves of {path} against the "
+                  f"race's optimal play", "win share", regrets, moves.extra.get("turn"),
+                  describe, top, as_json)
 
 
 def turn_outcomes(title: str, policy: dp.TurnPolicy, play: dp.Play | None = None) -> Outcomes:

@@ -533,23 +533,6 @@ def solve_duel(pairs: Pairs, policies: tuple[Policy, ...], target: int, exact: b
     return Duel(race, values)
 
 
-def decision_regrets(pairs: Pairs, path: str) -> tuple[np.ndarray, Moves]:
-    """A decision log (the columns of a policy table, one row per move) scored against optimal
-    play for expected points: each move's regret is the optimal value of its (state, roll)
-    less the value of the move made, then optimal play (rounding below 0 clipped)."""
-    moves = read_moves(pairs, path, f"decision log {path}")
-    graph = pairs.turn.graph
-    values = graph.values([float(u) for u in points_utility(pairs.turn)])
-    state = pairs.state_of[moves.pair]
-    after, score = Play(pairs.rules).roll(pairs.fields[state], pairs.rolled[moves.pair],
-                                          moves.keep, moves.then)
-    worth = score.astype(np.float64)
-    going = score == NOT_OVER
-    worth[going] = values[pairs.chance[pairs.states(after[going])]]
-    best = values[pairs.choice[0, moves.pair]]
-    return np.maximum(best - worth, 0.0), moves
-
-
 def describe_move(pairs: Pairs, moves: Moves, row: int) -> dict:
     """One move of a log as players write it."""
     rules = pairs.rules

@@ -19,6 +19,7 @@ from intervals import Z, binomial_z, inside
 from solver.cli import cli
 from solver.dice import generator
 from solver.games.dalek import policies as dp
+from solver.games.dalek.decisions import decision_regrets
 from solver.games.dalek.simulator import (
     Decisions,
     dalek_games,
@@ -93,7 +94,7 @@ def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path, pairs_o
     header, rows = decision_rows(pairs.turn, log)
     path = tmp_path / "moves.csv"
     path.write_text(sample_text("test", header, rows))
-    regrets, moves = dp.decision_regrets(pairs, str(path))
+    regrets, moves = decision_regrets(pairs, str(path))
     per_turn = np.bincount(np.array(moves.extra["turn"], dtype=np.int64) - 1, regrets,
                            minlength=n)
     gap = float(sum(s * p for s, p in enumerate(dp.distribution(dp.points_policy(pairs)))) -
@@ -103,4 +104,4 @@ def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path, pairs_o
     log = Decisions([], [], [], [], [])
     dalek_turns(points, 2_000, generator(3), decisions=log)
     path.write_text(sample_text("test", *decision_rows(pairs.turn, log)))
-    assert np.all(dp.decision_regrets(pairs, str(path))[0] < 1e-9)
+    assert np.all(decision_regrets(pairs, str(path))[0] < 1e-9)
