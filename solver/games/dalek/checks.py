@@ -199,10 +199,13 @@ def _decisions(rules: Rules, game: str, path: str, target: int, force: bool, top
     and seat columns, a race's (scored in win share against the race's optimal play)."""
     from solver.samples import header_of, read_text
 
-    players = len(score_columns(header_of(read_text(path, f"decision log {path}"))))
-    for name in given("policy", "opponent", *(["target"] if players < 2 else [])):
+    for name in given("policy", "opponent"):
         raise InputError(f"{name} has no part in checking a decision log: its moves are "
                          f"scored against optimal play")
+    players = len(score_columns(header_of(read_text(path, f"decision log {path}"))))
+    for name in given("target") if players < 2 else []:
+        raise InputError(f"{name} has no part in checking a turn's decision log (a race's log "
+                         f"has score_1, score_2, ... and seat columns)")
     pairs = _pairs(rules, [], True, force)
     if players < 2:
         regrets, moves = decision_regrets(pairs, path)
