@@ -34,6 +34,7 @@ from solver.games.strike.commands import (
     throw_options,
 )
 from solver.games.strike.cost import check_solves
+from solver.games.strike.outcomes import strike_outcomes
 from solver.games.strike.policies import (
     OPTIMAL,
     Moves,
@@ -48,7 +49,7 @@ from solver.games.strike.rules import (
     dice_per_player,
 )
 from solver.games.strike.simulator import strike_games
-from solver.outcomes import JOINT, Outcomes, Statistic
+from solver.outcomes import JOINT, TURNS, Outcomes, Statistic
 from solver.samples import read_outcomes
 
 
@@ -143,8 +144,8 @@ def verify(players, edition, dice, policy, opponent, force, exact, samples, deci
         return game.layout.outcome(winner, stock)
 
     chances = outcome_chances(game, solution)
-    judging = Judging(game_outcomes(game, chances, title), watch,
-                      _alternatives(game, exact, force))
+    judging = Judging(strike_outcomes(game, solution, title, STATISTICS), watch,
+                      _alternatives(game))
     outcome_verdict(title, "winner:stock", labels, chances, None, samples, alpha, test, top,
                     as_json, read, exact_known=exact, judging=judging)
 
@@ -154,23 +155,19 @@ WINNER_STOCK = Statistic("winner_stock", "winner and winner's stock", ("winner",
                          lambda code: f"{code // JOINT}:{code % JOINT}", False)
 
 
-def game_outcomes(game: StrikeDuel, chances: list, title: str) -> Outcomes:
-    """The games' outcomes (winner and the dice left in its stock), as `verify` judges them."""
-    stocks = game.layout.stocks
-    p = np.array([float(c) for c in chances])
-    cells = np.flatnonzero(p)
-    return Outcomes(title, "game", {"winner": cells // stocks + 1,
-                                    "winner_stock": cells % stocks}, p[cells], (WINNER_STOCK,))
+STATISTICS = (WINNER_STOCK, TURNS)  # a game's statistics: the outcome, and its length
 
 
-def _alternatives(game: StrikeDuel, exact: bool, force: bool) -> Alternatives:
-    """Strike's alternatives: the bug corpus (bugs.py), the other reading of an emptied arena,
-    and throw models named with --against ('--hit 1/3', '--miss 1/6')."""
+def _alternatives(game: StrikeDuel) -> Alternatives:
+    """Strike's alternatives, for seats playing stop: the bug corpus (bugs.py), the other
+    reading of an emptied arena, and throw models named with --against ('--hit 1/3')."""
 
     def outcomes(name: str, **changes) -> tuple[str, Outcomes]:
-        other = replace(game, **changes, _fixed={})
-        return name, game_outcomes(other, outcome_chances(other, solved(other, False, force)),
-                                   name)
+        if OPTIMAL in game.policies:
+            raise InputError("Strike's alternatives are stated for seats playing stop (an "
+                             "optimal seat's moves belong to the declared game's solution)")
+        return name, strike_outcomes(replace(game, **changes, _fixed={}), None, name,
+                                     STATISTICS)
 
     def named(text: str) -> tuple[str, Outcomes]:
         if text.lstrip("-") in BUGS:
@@ -184,6 +181,8 @@ def _alternatives(game: StrikeDuel, exact: bool, force: bool) -> Alternatives:
                          f"'--empty-arena pass|continue'")
 
     def known() -> dict[str, Outcomes]:
+        if OPTIMAL in game.policies:
+            return {}
         other = "continue" if game.empty_arena == "pass" else "pass"
         return dict([*(named(bug) for bug in sorted(BUGS)), named(f"--empty-arena {other}")])
 
