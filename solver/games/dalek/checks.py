@@ -12,7 +12,6 @@ import numpy as np
 from solver.checks import (
     Alternatives,
     Judging,
-    Watch,
     check_options,
     finish_run,
     no_samples,
@@ -172,17 +171,12 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
     if opponent is not None:
         policies = (dp.parse_policy(policy, pairs, duel=True),
                     dp.parse_policy(opponent, pairs, duel=True))
-        seats = dp.solve_duel(pairs, policies, target, force=force).chances()
+        duel = dp.solve_duel(pairs, policies, target, force=force)
         title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
-        judging = None
-        if all(isinstance(p, dp.TurnPolicy) for p in policies):  # whole games: fixed play
-            judging = Judging(duel_outcomes(policies, target, title), watch,
-                              _alternatives(pairs, (policy, opponent), target, watch.suspects))
-        elif watch != Watch():
-            raise InputError("a seat playing win is judged by the race's winner only: "
-                             "--sequential, --run, --plan and --report need two fixed turn "
-                             "policies")
-        winner_verdict(title, seats, samples, alpha, test, top, as_json, judging)
+        judging = Judging(duel_outcomes(policies, target, title, values=duel.values), watch,
+                          _alternatives(pairs, (policy, opponent), target, watch.suspects,
+                                        duel.values))
+        winner_verdict(title, duel.chances(), samples, alpha, test, top, as_json, judging)
         return
     chosen = dp.parse_policy(policy, pairs)
     possible = pairs.turn.graph.possible_results().tolist()
@@ -234,15 +228,19 @@ def turn_outcomes(title: str, policy: dp.TurnPolicy, play: dp.Play | None = None
 
 
 def _alternatives(pairs: dp.Pairs, names: tuple[str, ...], target: int | None,
-                  suspects: tuple[str, ...]) -> Alternatives:
+                  suspects: tuple[str, ...], values=None) -> Alternatives:
     """A turn's (one policy) or a duel's (two, and a target) alternatives: the bug corpus
-    (both seats), the suspected policies (each seat and both), and the other tie rule."""
+    (both seats), the suspected policies (each seat and both), and the other tie rule. A "win"
+    seat keeps playing the declared race's optimal turns (as a simulator that got a rule wrong
+    would still follow its solved table); its alternatives under other rules are not built."""
     rules = pairs.rules
 
     def build(label: str, policies: tuple, play=None, ends=round_over) -> tuple[str, Outcomes]:
         if target is None:
             return label, turn_outcomes(label, policies[0], play)
-        return label, duel_outcomes(policies, target, label, play, ends)
+        if play is not None and not all(isinstance(p, dp.TurnPolicy) for p in policies):
+            raise InputError("a turn's bug is played by fixed turn policies only (not win)")
+        return label, duel_outcomes(policies, target, label, play, ends, values)
 
     def declared(on: dp.Pairs) -> tuple:
         return tuple(dp.parse_policy(n, on, duel=target is not None) for n in names)
@@ -263,10 +261,12 @@ def _alternatives(pairs: dp.Pairs, names: tuple[str, ...], target: int | None,
                      (suspect,) * len(names))
 
     def known() -> dict[str, Outcomes]:
-        found = dict(named(bug) for bug in sorted(BUGS))
+        fixed = all(isinstance(p, dp.TurnPolicy) for p in declared(pairs))
+        found = dict(named(bug) for bug in sorted(BUGS) if fixed)
         if target is not None:
             found.update(named(bug) for bug in sorted(RACE_BUGS))
-        found.update([named(f"--tie-rule {'gt' if rules.tie_rule == 'ge' else 'ge'}")])
+        if fixed:
+            found.update([named(f"--tie-rule {'gt' if rules.tie_rule == 'ge' else 'ge'}")])
         for text in suspects:
             found.update([named(text)])
             if target is not None:

@@ -59,3 +59,16 @@ def test_each_wrong_simulator_is_rejected_at_its_stated_size(bug: str) -> None:
                   "score_2": scores[:, 1], "turns": turns}
         rejected += judge(declared(), sample, 0.001, "pearson", 0)["verdict"] == "rejected"
     assert rejected >= 9, (bug, rejected)
+
+
+def test_a_win_seats_outcomes_agree_with_the_race_solve() -> None:
+    """A seat playing win plays each position's optimal turn: the forward pass's winner
+    distribution equals the solved duel's chances (3 dice, race to 12)."""
+    pairs = dp.Pairs.of(compile_turn(parse_rules(dice=3)))
+    policies = (dp.WIN, dp.keep_daleks(pairs, 4))
+    duel = dp.solve_duel(pairs, policies, 12)
+    outcomes = duel_outcomes(policies, 12, "", values=duel.values)
+    codes, p = outcomes.distribution(outcomes.statistics[0])
+    seats = duel.chances()
+    expected = {0: seats[0]["p_tie"], 1: seats[0]["p_win"], 2: seats[1]["p_win"]}
+    assert dict(zip(codes.tolist(), p.tolist())) == pytest.approx(expected, abs=1e-12)
