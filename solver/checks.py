@@ -189,9 +189,13 @@ def run_command(game: str, **options) -> str:
     return f"dice-solver simulate {game} " + " ".join(words)
 
 
-def no_samples(samples: str | None) -> None:
+def no_samples(samples: str | None, watch: Watch | None = None) -> None:
+    """A decision log is read alone: no samples, and none of the options that judge them."""
     if samples is not None:
         raise InputError("give --samples or --decisions, not both")
+    if watch is not None and watch != Watch():
+        raise InputError("--sequential, --run, --plan, --suspect and --report judge samples, "
+                         "not a decision log")
 
 
 def score_verdict(title: str, exact: list[Fraction], scores: list[int], samples: str | None,

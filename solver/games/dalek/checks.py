@@ -163,7 +163,7 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
     simulator, or its moves."""
     game = f"Dalek Dice ({rules.dice} dice: {rules.label}; tie rule {rules.tie_rule})"
     if decisions is not None:
-        no_samples(samples)
+        no_samples(samples, watch)
         _decisions(rules, game, decisions, target, force, top, as_json)
         return
     named = [policy] if opponent is None else [policy, opponent]

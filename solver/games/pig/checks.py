@@ -119,7 +119,7 @@ def verify(policy, opponent, target, force, exact, samples, decisions, alpha, te
     its moves."""
 
     if decisions is not None:
-        no_samples(samples)
+        no_samples(samples, watch)
         regrets, lines, columns = pp.decision_regrets(target, decisions, force)
 
         def describe(r: int) -> dict:
