@@ -150,9 +150,12 @@ def game_rates(seeds: int) -> tuple[list[tuple], list[tuple], list[tuple]]:
     wrong["both seats hold 25"] = (pp.PigDuel(100, policies=(pp.PigPolicy(25),) * 2), None)
     for name, (played, play) in wrong.items():
         stops = []
-        for seed in range(min(seeds, 200)):
+        for seed in range(min(seeds, 100)):
             monitor = Monitor(declared, 0.001)
-            monitor.feed(pig_games_sample(played, 20_000, 80_000 + seed, play))
+            for chunk in range(20):  # 1,000 games at a time, until it stops (20,000 at most)
+                if monitor.feed(pig_games_sample(played, 1000, 80_000 + 100 * seed + chunk,
+                                                 play)):
+                    break
             stops.append(monitor.stopped_at or 0)
         stopped = [s for s in stops if s]
         used.append((name, len(stops), len(stopped),
