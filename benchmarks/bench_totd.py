@@ -43,7 +43,7 @@ SOLVE = """
 import json, sys, time
 from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
     parse_challenge, parse_pool
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 need, doctors, exact = json.loads(sys.argv[1])
 game = load_game()
 start = time.perf_counter()
@@ -95,7 +95,7 @@ import json, resource, sys, time
 from solver.games.totd.cost import solve_cost
 from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
     parse_challenge, parse_pool
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 need, doctors, exact = json.loads(sys.argv[1])
 game = load_game()
 adventure = Adventure(game, parse_challenge(game, need), tuple(

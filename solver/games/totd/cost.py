@@ -43,7 +43,7 @@ SIMULATED_ADVENTURE_SECONDS = 60e-6
 
 def solve_cost(adventure: Adventure, exact: bool) -> tuple[float, float]:
     """(seconds, bytes) one solve of the Adventure is estimated to take."""
-    from solver.games.totd.solver import Solver
+    from solver.games.totd.model import Solver
 
     size = Solver(adventure).size()
     steps = size.positions * (size.moves + 1) * SECONDS_PER_STEP

@@ -45,7 +45,7 @@ from solver.games.totd.rules import (
     challenge_met,
     sonic_changes,
 )
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 
 PLAN = "reroll-unneeded"
 OPTIMAL = "optimal"

@@ -32,7 +32,7 @@ from solver.games.totd.rules import (
     pool_data,
     pool_text,
 )
-from solver.games.totd.solver import DISCARD, SONIC, Option, Solver
+from solver.games.totd.model import DISCARD, SONIC, Option, Solver
 from solver.tables import write_manifest, write_table
 
 

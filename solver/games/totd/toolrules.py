@@ -67,7 +67,7 @@ def value(rule: ToolRule, exact: bool = False) -> Fraction | float:
 @cache
 def optimal(exact: bool = True) -> Fraction | float:
     """Optimal play's mean P(Challenge met) over the scenarios."""
-    from solver.games.totd.solver import Solver
+    from solver.games.totd.model import Solver
 
     mean = sum((Solver(a, exact=True).p_success() for a in adventures()),
                Fraction(0)) / len(SCENARIOS)

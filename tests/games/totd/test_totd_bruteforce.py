@@ -21,7 +21,7 @@ from solver.games.totd.rules import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 
 GAME = load_game()
 

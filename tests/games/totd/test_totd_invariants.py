@@ -33,7 +33,7 @@ from solver.games.totd.rules import (
     parse_pool,
     parse_showing,
 )
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 
 GAME = load_game()
 REROLLS = ("1 black", "2 black", "any black", "all black", "1 green", "any blue", "all red",

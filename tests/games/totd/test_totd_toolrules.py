@@ -20,7 +20,7 @@ from solver.dice import generator
 from solver.games.totd import toolrules
 from solver.games.totd.policies import Plan, ToolRule
 from solver.games.totd.simulator import totd_adventures
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 
 
 @pytest.fixture(scope="module")
