@@ -1,4 +1,4 @@
-"""`verify` (solver/stats.py, solver/samples.py, solver/checks.py): the statistics against hand
+"""`verify` (solver/stats.py, solver/samples.py, solver/verification.py): the statistics against hand
 computations, the pooling rule, verdicts and exit status through the command line, and bad
 sample files (one line on stderr naming the file line, exit status 2)."""
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.checks import (
+from solver.verification import (
     check_options,
     finish_run,
     no_samples,

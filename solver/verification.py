@@ -1,6 +1,6 @@
 """The game-agnostic halves of `simulate` and `verify`: the options every game takes, writing a
 run's samples and its summary, and the verdict on a sample file or a decision log. A game's own
-`checks` module builds its commands from these (formats and thresholds: docs/verify.md)."""
+`verification` module builds its commands from these (formats and thresholds: docs/verify.md)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from solver.checks import (
+from solver.verification import (
     check_options,
     finish_run,
     no_samples,
