@@ -4,7 +4,7 @@ Run: python benchmarks/bench_totd.py   (each solve runs in a fresh process, so e
 cold start: keep spaces and stop tests are built inside the timing).
      python benchmarks/bench_totd.py --cost   (solves of growing size, each measured beside the
 estimate solver/games/totd/cost.py makes before it starts: the figures there come from here;
-last, the search of `totd rules` beside toolrules.SEARCH_SECONDS).
+last, the search of `totd rules` beside rulefamilies.SEARCH_SECONDS).
 
 Targets from issue 5: an 8-die mixed pool, a 6-symbol Challenge, 5 Sonic tokens, three re-roll
 icons and one face change: exact <= 5 s, float <= 1 s; help at the location (5 + 3 dice, both
@@ -148,12 +148,12 @@ def costs() -> None:
 
 
 def rule_search() -> tuple[str, ...]:
-    """`totd rules` with an empty cache (the whole search), beside toolrules' estimate."""
+    """`totd rules` with an empty cache (the whole search), beside rulefamilies' estimate."""
     import os
     import resource
     import tempfile
 
-    from solver.games.totd.toolrules import SEARCH_BYTES, SEARCH_SECONDS
+    from solver.games.totd.rulefamilies import SEARCH_BYTES, SEARCH_SECONDS
 
     with tempfile.TemporaryDirectory() as empty:
         start = time.perf_counter()

@@ -558,11 +558,11 @@ def _learned(rules, force):
 def _race_learned(rules, target, force):
     """The race frontier to `target` on the one-turn frontier's rules (each from the cache
     when found), and optimal play's first-seat share."""
-    from solver.games.dalek import racerules
+    from solver.games.dalek import racefamilies
 
     pairs, bases, turn_cached = _learned(rules, force)
-    rows, cached = racerules.learned(pairs, bases, target, force)
-    return rows, racerules.optimal_first(pairs, target), cached and turn_cached
+    rows, cached = racefamilies.learned(pairs, bases, target, force)
+    return rows, racefamilies.optimal_first(pairs, target), cached and turn_cached
 
 
 def race_rule_options(command):

@@ -8,17 +8,6 @@ from pathlib import Path
 
 import click
 
-from solver.verification import (
-    check_options,
-    finish_run,
-    no_samples,
-    regret_report,
-    run_command,
-    run_options,
-    score_verdict,
-    timed,
-    winner_verdict,
-)
 from solver.commands import OutputPath, json_option
 from solver.dice import generator
 from solver.errors import InputError
@@ -36,6 +25,17 @@ from solver.games.dalek.simulator import (
 )
 from solver.games.dalek.turn import compile_turn
 from solver.samples import sample_text, winner_names, write_samples
+from solver.verification import (
+    check_options,
+    finish_run,
+    no_samples,
+    regret_report,
+    run_command,
+    run_options,
+    score_verdict,
+    timed,
+    winner_verdict,
+)
 
 POLICY_HELP = ('points (optimal for expected points), "keep-daleks K" (alias "hold K"), win '
                '(optimal for winning, with --duel only) or a policy table: table:FILE (the '

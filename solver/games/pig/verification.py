@@ -6,6 +6,14 @@ from __future__ import annotations
 import click
 import numpy as np
 
+from solver.commands import json_option
+from solver.dice import generator
+from solver.games.pig import policies as pp
+from solver.games.pig.commands import force_option, target_option
+from solver.games.pig.cost import check_solves
+from solver.games.pig.rules import turn_totals
+from solver.games.pig.simulator import pig_games, pig_turns
+from solver.samples import winner_names
 from solver.verification import (
     check_options,
     finish_run,
@@ -17,14 +25,6 @@ from solver.verification import (
     timed,
     winner_verdict,
 )
-from solver.commands import json_option
-from solver.dice import generator
-from solver.games.pig import policies as pp
-from solver.games.pig.commands import force_option, target_option
-from solver.games.pig.cost import check_solves
-from solver.games.pig.rules import turn_totals
-from solver.games.pig.simulator import pig_games, pig_turns
-from solver.samples import winner_names
 
 
 def play_options(command):

@@ -379,11 +379,11 @@ def _folder(default: str) -> Path:
 def rules_command(as_json) -> None:
     """When to throw again, as rules a player can learn: the best rule of each size (1, 2, 3
     numbers), its P(win) against a perfect opponent and its loss (2 players, 9 dice each)."""
-    from solver.games.strike import throwrules
+    from solver.games.strike import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = throwrules.learned()
-    report = throwrules.report(rows) | {
+    rows, cached = rulefamilies.learned()
+    report = rulecard.report(rows) | {
         "timings": {"total": time.perf_counter() - start, "cached": cached}}
     lines = [f"Strike, {report['players']} players, {report['dice']} dice each: a rule "
              f"player's P(win) against a perfect opponent, mean of both seats (perfect play: "
@@ -403,13 +403,13 @@ def card_command(out, as_json) -> None:
     """A strategy card: the best rule for when to throw again (2 players, 9 dice each), with
     its cost against perfect play in words."""
     from solver.cards import render
-    from solver.games.strike import throwrules
+    from solver.games.strike import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = throwrules.learned()
-    card = throwrules.card(rows)
+    rows, cached = rulefamilies.learned()
+    card = rulecard.card(rows)
     render(card, Path(out))
-    perfect = throwrules.report(rows)["p_win_optimal"]
+    perfect = rulecard.report(rows)["p_win_optimal"]
     report = {"out": out, "rule": list(card.rule), "cost": card.cost,
               "numbers": rows[-1].numbers, "p_win": rows[-1].value,
               "loss": perfect - rows[-1].value,

@@ -7,14 +7,6 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from solver.verification import (
-    check_options,
-    finish_run,
-    outcome_verdict,
-    run_command,
-    run_options,
-    timed,
-)
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
@@ -43,6 +35,14 @@ from solver.games.strike.rules import (
 )
 from solver.games.strike.simulator import strike_games
 from solver.samples import read_outcomes
+from solver.verification import (
+    check_options,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+)
 
 
 def play_options(command):

@@ -343,11 +343,11 @@ def rules_command(as_json) -> None:
     """Which tool to use next, as rules a player can learn: the best rule of each size, its
     exact chance of meeting the Challenge and its loss against perfect play (over a fixed set
     of Adventures)."""
-    from solver.games.totd import toolrules
+    from solver.games.totd import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = toolrules.learned()
-    report = toolrules.report(rows) | {
+    rows, cached = rulefamilies.learned()
+    report = rulecard.report(rows) | {
         "timings": {"total": time.perf_counter() - start, "cached": cached}}
     lines = [f"Perfect play: P(Challenge met) {report['p_optimal']:.6f} on average over "
              f"{len(report['scenarios'])} Adventures (totd rules --json lists them).", ""]
@@ -366,11 +366,11 @@ def card_command(out, as_json) -> None:
     perfect play in words."""
     from solver.cards import render
     from solver.formatting import exact_text
-    from solver.games.totd import toolrules
+    from solver.games.totd import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = toolrules.learned()
-    card = toolrules.card(rows)
+    rows, cached = rulefamilies.learned()
+    card = rulecard.card(rows)
     render(card, Path(out))
     report = {"out": out, "rule": list(card.rule), "cost": card.cost,
               "p_success": float(rows[-1].value), "p_success_exact": exact_text(rows[-1].value),

@@ -11,6 +11,7 @@ from solver.formatting import percent
 from solver.games.totd.changes import witness
 from solver.games.totd.cost import check_solves
 from solver.games.totd.keeps import Group
+from solver.games.totd.model import DISCARD, SONIC, Option, Solver
 from solver.games.totd.pools import builds, own_pools, splits
 from solver.games.totd.rules import (
     ANY_ADVENTURE,
@@ -32,7 +33,6 @@ from solver.games.totd.rules import (
     pool_data,
     pool_text,
 )
-from solver.games.totd.model import DISCARD, SONIC, Option, Solver
 from solver.tables import write_manifest, write_table
 
 

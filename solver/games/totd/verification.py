@@ -6,14 +6,6 @@ from __future__ import annotations
 
 import click
 
-from solver.verification import (
-    check_options,
-    finish_run,
-    outcome_verdict,
-    run_command,
-    run_options,
-    timed,
-)
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
@@ -27,6 +19,14 @@ from solver.games.totd.commands import (
 from solver.games.totd.cost import check_plan, check_solves
 from solver.games.totd.policies import REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.simulator import totd_adventures
+from solver.verification import (
+    check_options,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+)
 
 
 def play_options(command):

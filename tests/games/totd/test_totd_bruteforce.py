@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from totd_bruteforce import BruteForce, read_pool
 
+from solver.games.totd.model import Solver
 from solver.games.totd.rules import (
     EITHER_POOL,
     OWN_POOL,
@@ -21,7 +22,6 @@ from solver.games.totd.rules import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd.model import Solver
 
 GAME = load_game()
 

@@ -11,6 +11,7 @@ import pytest
 from helpers import ROOT
 
 from solver.cli import main
+from solver.games.totd.model import Solver
 from solver.games.totd.rules import (
     Adventure,
     Doctor,
@@ -19,7 +20,6 @@ from solver.games.totd.rules import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd.model import Solver
 
 GAME = load_game()
 NEED = "Science x2, Cunning, Tactics"

@@ -17,6 +17,7 @@ from math import prod
 
 import pytest
 
+from solver.games.totd.model import Solver
 from solver.games.totd.rules import (
     Adventure,
     Doctor,
@@ -25,7 +26,6 @@ from solver.games.totd.rules import (
     parse_challenge,
     parse_pool,
 )
-from solver.games.totd.model import Solver
 
 GAME = load_game()
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from solver.dice import roll
 from solver.games.totd import report as totd_report
 from solver.games.totd.changes import change_networks, success_grid, witness
+from solver.games.totd.model import Solver
 from solver.games.totd.rules import (
     Adventure,
     Doctor,
@@ -33,7 +34,6 @@ from solver.games.totd.rules import (
     parse_pool,
     parse_showing,
 )
-from solver.games.totd.model import Solver
 
 GAME = load_game()
 REROLLS = ("1 black", "2 black", "any black", "all black", "1 green", "any blue", "all red",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from test_policies_totd import adventure
+from totd_adventures import adventure
 
 from solver.cli import cli
 from solver.dice import generator

@@ -1,4 +1,4 @@
-"""Dalek Dice race rules (solver/games/dalek/racerules.py, `dalek rules --race`, `dalek card
+"""Dalek Dice race rules (solver/games/dalek/racefamilies.py, `dalek rules --race`, `dalek card
 --race`): a threshold that follows the scores, against the perfect player and against a seat
 playing to win.
 
@@ -23,7 +23,7 @@ from intervals import Z
 from solver.dice import generator
 from solver.engine.local import Choices
 from solver.games.dalek import policies as dp
-from solver.games.dalek import racerules as rr
+from solver.games.dalek import racefamilies as rr
 from solver.games.dalek import rulefamilies as rf
 from solver.games.dalek.race import DalekRace, solve_race
 from solver.games.dalek.rules import parse_rules
@@ -126,7 +126,7 @@ def test_the_race_card_states_its_rules_exact_worth(tmp_path, monkeypatch) -> No
 def test_a_seeded_simulation_of_the_race_card_lands_in_its_interval(tmp_path, monkeypatch
                                                                     ) -> None:
     """Races played die by die (simulator.dalek_games): the card's rule in one seat, following
-    docs/rules.md reading 17 as written here (not through racerules), against the perfect
+    docs/rules.md reading 17 as written here (not through racefamilies), against the perfect
     player's turns (simulator.RaceSeat: each position's optimal turn of `dalek game`), in each
     seat; the rule's share of the wins lands within 3.29 standard errors of the card's figure."""
     from solver.games.dalek.simulator import RaceSeat, dalek_games, dalek_turns
