@@ -14,8 +14,8 @@ import time
 
 from solver.games.dalek import racefamilies as rr
 from solver.games.dalek import rulefamilies as rf
-from solver.games.dalek.policies import Pairs
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.arrays import Pairs
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 

@@ -41,7 +41,9 @@ SOLVES = {  # name -> (need, [(pool, (sonic, rerolls, changes)), ...], target se
 
 SOLVE = """
 import json, sys, time
-from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
+from solver.games.totd.rules import Adventure, Doctor, \\
+from solver.games.totd.files import load_game
+from solver.games.totd.typed import make_tools
     parse_challenge, parse_pool
 from solver.games.totd.model import Solver
 need, doctors, exact = json.loads(sys.argv[1])
@@ -93,7 +95,9 @@ PLANS = {  # name -> (pool, sonic, re-roll icons, face-change icons) of the re-r
 COST = """
 import json, resource, sys, time
 from solver.games.totd.cost import solve_cost
-from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
+from solver.games.totd.rules import Adventure, Doctor, \\
+from solver.games.totd.files import load_game
+from solver.games.totd.typed import make_tools
     parse_challenge, parse_pool
 from solver.games.totd.model import Solver
 need, doctors, exact = json.loads(sys.argv[1])
@@ -126,7 +130,8 @@ def run_command(args: list[str]) -> float:
 def costs() -> None:
     """Each solve's measured time and peak memory beside cost.py's estimates."""
     from solver.games.totd.cost import plan_cost
-    from solver.games.totd.rules import load_game, parse_pool, solo_adventure
+    from solver.games.totd.files import load_game
+    from solver.games.totd.typed import parse_pool, solo_adventure
 
     rows = []
     for name, (need, doctors, exact) in COSTS.items():

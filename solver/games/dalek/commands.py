@@ -26,10 +26,11 @@ from solver.commands import (
     solving,
     table,
 )
-from solver.errors import InputError
+from solver.errors import InputError, brief
 from solver.formatting import exact_texts, seats_text
 from solver.games.dalek import answers, cost
 from solver.games.dalek import report as dalek_report
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import (
     DalekRace,
     Position,
@@ -49,13 +50,9 @@ from solver.games.dalek.rules import (
     TIE_RULES,
     Rules,
     TurnState,
-    brief,
-    kept_state,
-    parse_dice,
-    parse_roll,
-    parse_rules,
 )
 from solver.games.dalek.turn import check_position, compile_turn
+from solver.games.dalek.typed import kept_state, parse_dice, parse_roll
 from solver.progress import Progress
 
 FORCE_HELP = ("Run it even if it is estimated to take longer than the time budget "
@@ -519,16 +516,17 @@ def duel(rules, force, first, second, target, exact, as_json) -> None:
 
     A fixed policy plays the same turn whatever the score; "win" plays each turn for its
     share of the win against the other seat (both "win": the game of `dalek game`)."""
+    from solver.games.dalek import arrays, duels
     from solver.games.dalek import policies as dp
 
     clock = time.perf_counter()
     compiled = compile_turn(rules, force=force)
     fixed = [dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in (first, second)]
     cost.check_turn(compiled, force, policies=2 * sum(fixed))  # each played twice
-    pairs = dp.Pairs.of(compiled)
+    pairs = arrays.Pairs.of(compiled)
     policies = (dp.parse_policy(first, pairs, duel=True),
                 dp.parse_policy(second, pairs, duel=True))
-    duel = dp.solve_duel(pairs, policies, target, exact=exact, force=force)
+    duel = duels.solve_duel(pairs, policies, target, exact=exact, force=force)
     seats = exact_texts(duel.chances())
     names = [p.name for p in policies]
     points = [float(sum(s * q for s, q in enumerate(dp.distribution(p))))
@@ -548,7 +546,7 @@ def duel(rules, force, first, second, target, exact, as_json) -> None:
 def _learned(rules, force):
     """The turn's pairs and the frontier of remembered rules (from the cache when found)."""
     from solver.games.dalek import rulefamilies
-    from solver.games.dalek.policies import Pairs
+    from solver.games.dalek.arrays import Pairs
 
     pairs = Pairs.of(compile_turn(rules, force=force))
     rows, cached = rulefamilies.learned(pairs, force)

@@ -36,11 +36,10 @@ from solver.games.dalek.rules import (
     Rules,
     TurnState,
     exterminate,
-    parse_dice,
-    parse_roll,
     winners,
 )
 from solver.games.dalek.turn import END, ROLL, STOP, compile_turn, place
+from solver.games.dalek.typed import parse_dice, parse_roll
 from solver.limits import budget, duration, memory_limit
 
 CHEAP = 30.0  # seconds: a race estimated within this (and the budget) is solved at the start

@@ -25,7 +25,8 @@ from math import gcd
 import numpy as np
 
 from solver.engine.local import Choices, Response, TurnLocal
-from solver.games.dalek.policies import Pairs, race_local
+from solver.games.dalek.arrays import Pairs
+from solver.games.dalek.duels import race_local
 from solver.games.dalek.race import DalekRace, Position, solve_race
 from solver.games.dalek.rulefamilies import Learned, Rulebook, TurnRule
 from solver.rulesearch import Family, Found, frontier, search
@@ -358,7 +359,8 @@ def learned(pairs: Pairs, bases: list[Learned], target: int, force: bool = False
            "target": target, "seed": SEED,
            "bases": [[_code(getattr(b.rule, n)) for n in names] for b in bases],
            "code": cache.code_hash("solver.rulesearch", "solver.games.dalek.rules",
-                                   "solver.games.dalek.policies", "solver.games.dalek.race",
+                                   "solver.games.dalek.arrays", "solver.games.dalek.policies",
+                                   "solver.games.dalek.duels", "solver.games.dalek.race",
                                    "solver.games.dalek.rulefamilies", "solver.engine.cyclic",
                                    "solver.engine.local", __name__)}
     stored = cache.load(key)

@@ -12,7 +12,7 @@ from math import gcd
 
 from solver.cards import Card
 from solver.formatting import exact_text
-from solver.games.dalek.policies import Pairs
+from solver.games.dalek.arrays import Pairs
 from solver.games.dalek.racefamilies import SLOPE, RaceRule, Valued
 from solver.games.dalek.rulefamilies import NEVER, Learned, TurnRule, most_humans, optimal
 from solver.games.dalek.rules import Rules

@@ -33,8 +33,8 @@ from solver.games.dalek.rules import (
     doctor_intervenes,
     enough_kept,
     exterminate,
-    format_faces,
 )
+from solver.games.dalek.typed import format_faces
 
 END, STOP, ROLL = "end", "stop", "roll"  # what follows a keep
 

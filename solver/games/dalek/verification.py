@@ -11,7 +11,7 @@ import click
 from solver.commands import OutputPath, json_option
 from solver.dice import generator
 from solver.errors import InputError
-from solver.games.dalek import cost
+from solver.games.dalek import arrays, cost, duels, files
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS
 from solver.games.dalek.commands import PolicyName, given, rules_options
@@ -59,13 +59,13 @@ def play_options(command):
     return command
 
 
-def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> dp.Pairs:
+def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> arrays.Pairs:
     """The turn's (state, roll) pairs, once the cost of building the turn and of the turn
     policies named (played exactly with `exact`) is checked."""
     turn = compile_turn(rules, force=force)
     fixed = sum(dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in policies)
     cost.check_turn(turn, force, policies=fixed * (1 + exact))
-    return dp.Pairs.of(turn)
+    return arrays.Pairs.of(turn)
 
 
 @click.command("dalek")
@@ -114,7 +114,7 @@ def simulate(rules, force, policy, opponent, target, count, seed, out, decisions
     finish_run(out, comment, header, columns, summary, as_json)
 
 
-def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, rng,
+def _duel(pairs: arrays.Pairs, policy: str, opponent: str, target: int, count: int, rng,
           force: bool) -> tuple[list[str], list, dict]:
     """Races between seat 1 (`policy`) and seat 2 (`opponent`), after their cost is checked:
     the race solved for a "win" seat, and the games played."""
@@ -123,7 +123,7 @@ def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, 
     racing = [isinstance(p, dp.RacePolicy) for p in policies]
     cost.check_games(pairs, count, target, [cost.mean_points(pairs, p) for p in policies],
                      racing, force)
-    values = dp.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
+    values = duels.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
     seats = race_seats(pairs, policies, values, rng)
     (scores, winner), seconds = timed(dalek_games, seats, target, count)
     summary = {"unit": "game", "policies": [policy, opponent], "target": target,
@@ -154,16 +154,16 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
     named = [policy] if opponent is None else [policy, opponent]
     pairs = _pairs(rules, [] if decisions is not None else named, True, force)
     if decisions is not None:
-        regrets, moves = dp.decision_regrets(pairs, decisions)
+        regrets, moves = files.decision_regrets(pairs, decisions)
         turns = moves.extra.get("turn")
         regret_report(f"{game}: moves of {decisions} against optimal play for expected points",
                       "expected points", regrets, turns,
-                      lambda r: dp.describe_move(pairs, moves, r), top, as_json)
+                      lambda r: files.describe_move(pairs, moves, r), top, as_json)
         return
     if opponent is not None:
         policies = (dp.parse_policy(policy, pairs, duel=True),
                     dp.parse_policy(opponent, pairs, duel=True))
-        seats = dp.solve_duel(pairs, policies, target, force=force).chances()
+        seats = duels.solve_duel(pairs, policies, target, force=force).chances()
         title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
         winner_verdict(title, seats, samples, alpha, test, top, as_json)
         return

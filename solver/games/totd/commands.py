@@ -18,6 +18,7 @@ from solver.commands import (
 )
 from solver.errors import InputError
 from solver.games.totd import report as totd_report
+from solver.games.totd.files import load_game
 from solver.games.totd.rules import (
     EITHER_POOL,
     MAX_ICONS,
@@ -29,7 +30,9 @@ from solver.games.totd.rules import (
     TIME_BREACH_LOSS,
     Adventure,
     Call,
-    load_game,
+    sonic_changes,
+)
+from solver.games.totd.typed import (
     make_tools,
     need_text,
     parse_challenge,
@@ -39,7 +42,6 @@ from solver.games.totd.rules import (
     parse_showing,
     pool_text,
     solo_adventure,
-    sonic_changes,
 )
 
 exact_option = click.option("--exact", is_flag=True, help="Also compute exact rational values.")

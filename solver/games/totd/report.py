@@ -26,13 +26,9 @@ from solver.games.totd.rules import (
     Tools,
     check_supply,
     help_pools,
-    need_data,
-    need_text,
-    parse_challenge,
     pay_call,
-    pool_data,
-    pool_text,
 )
+from solver.games.totd.typed import need_data, need_text, parse_challenge, pool_data, pool_text
 from solver.tables import write_manifest, write_table
 
 

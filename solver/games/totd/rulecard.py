@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from solver.cards import Card
 from solver.formatting import exact_text
+from solver.games.totd.files import load_game
 from solver.games.totd.policies import ToolRule
 from solver.games.totd.rulefamilies import SCENARIOS, Learned, optimal
-from solver.games.totd.rules import load_game, parse_pool
+from solver.games.totd.typed import parse_pool
 
 
 def report(rows: list[Learned]) -> dict:

@@ -17,8 +17,10 @@ from functools import cache
 from itertools import combinations
 
 from solver.formatting import exact_text
+from solver.games.totd.files import load_game
 from solver.games.totd.policies import Plan, ToolRule
-from solver.games.totd.rules import Adventure, load_game, parse_pool, solo_adventure
+from solver.games.totd.rules import Adventure
+from solver.games.totd.typed import parse_pool, solo_adventure
 from solver.rulesearch import Family, Found, frontier, search
 
 # The Adventures a rule is judged on (Challenge, pool, Sonic tokens, re-roll icons, face-change

@@ -13,15 +13,11 @@ from totd_adventures import adventure
 
 from solver.dice import roll
 from solver.errors import InputError
+from solver.games.totd.files import load_game
 from solver.games.totd.model import Solver
 from solver.games.totd.policies import OPTIMAL_PLAY, REROLL_UNNEEDED, Plan, parse_policy
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    load_game,
-    parse_challenge,
-    parse_pool,
-)
+from solver.games.totd.rules import Adventure, Doctor
+from solver.games.totd.typed import parse_challenge, parse_pool
 
 GAME = load_game()
 

@@ -3,14 +3,9 @@ Time of the Daleks tests."""
 
 from __future__ import annotations
 
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    load_game,
-    make_tools,
-    parse_challenge,
-    parse_pool,
-)
+from solver.games.totd.files import load_game
+from solver.games.totd.rules import Adventure, Doctor
+from solver.games.totd.typed import make_tools, parse_challenge, parse_pool
 
 GAME = load_game()
 
