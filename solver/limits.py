@@ -11,14 +11,41 @@ from __future__ import annotations
 
 import os
 import resource
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from solver.errors import InputError
 
 DEFAULT_BUDGET = 2 * 3600.0
+_held: ContextVar[float | None] = ContextVar("budget", default=None)  # set by `held_to`
+
+
+class OverBudget(InputError):
+    """A solve estimated past the time budget: the command line offers --force, the page (which
+    has no such thing) says the server's limit instead."""
+
+    def __init__(self, what: str, seconds: float, limit: float) -> None:
+        super().__init__(f"{what} would take about {duration(seconds)} (budget "
+                         f"{duration(limit)}): add --force to run it anyway")
+        self.what, self.seconds, self.limit = what, seconds, limit
+
+
+@contextmanager
+def held_to(seconds: float) -> Iterator[None]:
+    """Within the block, the budget is `seconds` (the page's server holds each request to its
+    own budget this way: nothing leaks into the process's environment or the next request)."""
+    token = _held.set(seconds)
+    try:
+        yield
+    finally:
+        _held.reset(token)
 
 
 def budget() -> float:
     """Seconds a request may be estimated to take without --force."""
+    if (held := _held.get()) is not None:
+        return held
     text = os.environ.get("DICE_SOLVER_BUDGET", "")
     try:
         value = float(text) if text else DEFAULT_BUDGET
@@ -48,8 +75,7 @@ def check(what: str, seconds: float, memory: float, force: bool = False) -> None
         raise InputError(f"{what} would need about {_bytes(memory)} of memory, more than this "
                          f"machine can give ({_bytes(memory_limit())})")
     if seconds > budget() and not force:
-        raise InputError(f"{what} would take about {duration(seconds)} (budget "
-                         f"{duration(budget())}): add --force to run it anyway")
+        raise OverBudget(what, seconds, budget())
 
 
 def _bytes(count: float) -> str:

@@ -173,3 +173,57 @@ def winner_names(winner: np.ndarray) -> list[str]:
     """Seat numbers from 1, or "tie" for a tie for first."""
     return [TIE if w < 0 else str(w + 1) for w in winner.tolist()]
 
+
+
+def header_of(text: str) -> list[str]:
+    """The column names of a sample file's text (its first line that is not a comment)."""
+    head = re.search(r"^(?!#)[^\n]*\S[^\n]*$", text, re.M)
+    return [] if head is None else [c.strip().strip('"') for c in head.group(0).split(",")]
+
+
+def read_columns(path: str, required: Sequence[str], optional: Sequence[str],
+                 labels: dict[str, dict[str, int]], text: str | None = None
+                 ) -> dict[str, np.ndarray]:
+    """Whole-number columns of a sample file: every `required` one, and each `optional` one the
+    header has. `labels[column]` maps a column's words to numbers ("tie" -> 0 for a winner);
+    other values must be whole numbers >= 0. A value that is neither is bad input naming its
+    line."""
+    what = f"samples file {path}"
+    text = read_text(path, what) if text is None else text
+    header = header_of(text)
+    missing = [c for c in required if c not in header]
+    if missing:
+        read_csv(path, what, required, text)  # raises, naming the header's line
+    names = [*required, *(c for c in optional if c in header)]
+    fast = {c: _fast_column(text, c, np.int64) for c in names if c not in labels}
+    if any(v is None for v in fast.values()) or len(names) > len(fast):
+        header, rows, lines = read_csv(path, what, required, text)
+        return {c: _parsed(rows, lines, header.index(c), c, labels.get(c, {}), what)
+                for c in names}
+    values = {c: v for c, v in fast.items()}
+    if not all(len(v) for v in values.values()):
+        raise InputError(f"{what} has a header but no samples")
+    if any(np.any(v < 0) for v in values.values()):
+        header, rows, lines = read_csv(path, what, required, text)
+        return {c: _parsed(rows, lines, header.index(c), c, {}, what) for c in names}
+    return values
+
+
+def _parsed(rows: list[list[str]], lines: np.ndarray, at: int, column: str,
+            words: dict[str, int], what: str) -> np.ndarray:
+    """One column of rows as numbers: a word of `words`, or a whole number >= 0."""
+    if not rows:
+        raise InputError(f"{what} has a header but no samples")
+    result = np.empty(len(rows), dtype=np.int64)
+    for r, row in enumerate(rows):
+        text = row[at].strip()
+        if text in words:
+            result[r] = words[text]
+        elif text.isascii() and text.isdigit() and len(text) < 18 and \
+                (not words or text in words):
+            result[r] = int(text)
+        else:
+            allowed = ", ".join(words) if words else "a whole number >= 0"
+            raise InputError(f"{what} line {lines[r]}: {column} {text[:40]!r} is not "
+                             f"{'one of ' if words else ''}{allowed}")
+    return result

@@ -157,3 +157,31 @@ def power(exact: Sequence[Fraction], wrong: Sequence[float], n: int, alpha: floa
     tested = stats.ncx2.sf(stats.chi2.isf(alpha, dof), dof, n * float(((qb - pb) ** 2 / pb).sum()))
     unseen = (1 - float(q[~possible].sum())) ** n
     return float(1 - unseen * (1 - tested))
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjustment: the family-wise false-alarm rate of rejecting every
+    hypothesis whose adjusted p-value is below alpha is at most alpha, whatever the dependence
+    between the tests (Holm 1979). The smallest adjusted value is k times the smallest p."""
+    p = np.asarray(p_values, dtype=np.float64)
+    k = len(p)
+    order = np.argsort(p, kind="stable")
+    stepped = np.maximum.accumulate(np.minimum(1.0, (k - np.arange(k)) * p[order]))
+    adjusted = np.empty(k)
+    adjusted[order] = stepped
+    return adjusted
+
+
+def smallest_size(power_at, goal: float = 0.99, most: int = 10**9) -> int | None:
+    """The smallest n with power_at(n) >= goal, by doubling then bisection (power grows with n
+    up to the small steps pooling makes); None past `most`."""
+    high = 1
+    while power_at(high) < goal:
+        high *= 2
+        if high > most:
+            return None
+    low = high // 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if power_at(middle) >= goal else (middle, high)
+    return high

@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 import shlex
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from fractions import Fraction
 
 import click
@@ -15,7 +17,9 @@ import numpy as np
 from solver.commands import InputPath, OutputPath, emit, table
 from solver.errors import InputError
 from solver.formatting import exact_text
+from solver.outcomes import Outcomes
 from solver.stats import ALPHA, TESTS
+from solver.verdicts import usable
 
 REJECTED = 1  # exit status of a rejected simulator (bad input is 2), for scripts and CI
 TEST_NAMES = {"pearson": "Pearson chi-square", "g": "G-test"}
@@ -63,9 +67,74 @@ def check_options(command):
                      show_default=True, help="Pearson's chi-square or the G-test."),
         click.option("--top", type=click.IntRange(0), default=5, show_default=True,
                      help="How many of the most deviating outcomes (or worst moves) to list."),
+        *watch_options(),
     ]):
         command = option(command)
-    return command
+    return _bundled(command)
+
+
+def watch_options() -> list:
+    """Judging samples as they come, running a simulator, planning, diagnosing, reporting."""
+    return [
+        click.option("--sequential", is_flag=True,
+                     help="Read the samples as they arrive and stop as soon as the anytime-valid "
+                          "test rejects (false alarms at most alpha however often it looks)."),
+        click.option("--follow", type=click.FloatRange(0), default=0.0, show_default=True,
+                     help="With --sequential: at the end of the file, wait this many seconds "
+                          "for it to grow before stopping."),
+        click.option("--run", "command", default=None, metavar="CMD",
+                     help="Run this simulator in batches ('CMD ... {n} {seed}': {n} samples "
+                          "per batch, a fresh {seed} each), reading its CSV on standard output; "
+                          "stop when the sequential test rejects or --most is reached."),
+        click.option("--batch", type=click.IntRange(1, MAX_SAMPLES), default=1000,
+                     show_default=True, help="With --run: samples per batch."),
+        click.option("--most", type=click.IntRange(1, MAX_SAMPLES), default=100_000,
+                     show_default=True, help="With --run: stop after this many samples."),
+        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+                     help="With --run: the first batch's seed (then +1 per batch)."),
+        click.option("--timeout", type=click.FloatRange(0, min_open=True), default=600.0,
+                     show_default=True, help="With --run: seconds a batch may take."),
+        click.option("--plan", is_flag=True,
+                     help="How many samples give power 0.99 at alpha against --against, per "
+                          "statistic and for the verdict."),
+        click.option("--against", default=None, metavar="ALTERNATIVE",
+                     help="With --plan: a bug of the game's corpus, a policy (every seat), or a "
+                          "rules flag such as '--tie-rule gt'."),
+        click.option("--suspect", "suspects", multiple=True, metavar="POLICY",
+                     help="A policy to try in the diagnosis of a rejected simulator "
+                          "(repeatable)."),
+        click.option("--report", type=OutputPath(), default=None, metavar="FILE.html",
+                     help="Also write the verdict as one self-contained HTML page: each "
+                          "statistic, observed against expected counts plotted, the diagnosis."),
+    ]
+
+
+@dataclass(frozen=True)
+class Watch:
+    """The options of `watch_options`, as one value a game's verify passes on."""
+
+    sequential: bool = False
+    follow: float = 0.0
+    command: str | None = None
+    batch: int = 1000
+    most: int = 100_000
+    seed: int = 1
+    timeout: float = 600.0
+    plan: bool = False
+    against: str | None = None
+    suspects: tuple[str, ...] = ()
+    report: str | None = None
+
+
+def _bundled(command):
+    """The command called with the watch options gathered into `watch` (a `Watch`)."""
+    names = [f.name for f in fields(Watch)]
+
+    @functools.wraps(command)
+    def bundled(*args, **kwargs):
+        return command(*args, watch=Watch(**{n: kwargs.pop(n) for n in names}), **kwargs)
+
+    return bundled
 
 
 def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -126,16 +195,17 @@ def no_samples(samples: str | None) -> None:
 
 
 def score_verdict(title: str, exact: list[Fraction], scores: list[int], samples: str | None,
-                  alpha: float, test: str, top: int, as_json: bool) -> None:
+                  alpha: float, test: str, top: int, as_json: bool,
+                  judging: Judging | None = None) -> None:
     """Turn scores: `scores` are what the game can produce at all, `exact[s]` the policy's
     probability of score s (the list stops at its highest possible score)."""
     padded = exact + [Fraction(0)] * (max(scores) + 1 - len(exact))
     outcome_verdict(title, "score", [str(s) for s in scores], [padded[s] for s in scores], scores,
-                    samples, alpha, test, top, as_json)
+                    samples, alpha, test, top, as_json, judging=judging)
 
 
 def winner_verdict(title: str, seats: list[dict], samples: str | None, alpha: float, test: str,
-                   top: int, as_json: bool) -> None:
+                   top: int, as_json: bool, judging: Judging | None = None) -> None:
     """Winners of two-seat games: seat 1, seat 2, or a tie for first (a category with
     probability 0, as in Pig, is simply never expected). The chances are exact where the seats
     carry `p_win_exact`, else float64."""
@@ -143,12 +213,13 @@ def winner_verdict(title: str, seats: list[dict], samples: str | None, alpha: fl
              Fraction(seats[1].get("p_win_exact", seats[1]["p_win"])),
              Fraction(seats[0].get("p_tie_exact", seats[0]["p_tie"]))]
     outcome_verdict(title, "winner", ["1", "2", "tie"], exact, None, samples, alpha, test, top,
-                    as_json, exact_known="p_win_exact" in seats[0])
+                    as_json, exact_known="p_win_exact" in seats[0], judging=judging)
 
 
 def outcome_verdict(title: str, column: str, labels: list[str], exact: list[Fraction],
                     values: list[int] | None, samples: str | None, alpha: float, test: str,
-                    top: int, as_json: bool, read=None, exact_known: bool = True) -> None:
+                    top: int, as_json: bool, read=None, exact_known: bool = True,
+                    judging: Judging | None = None) -> None:
     """The verdict on a sample file, or without one the distribution it must follow.
     `read(path)` gives the samples' outcomes as indices into `labels` (by default the one
     column named `column`). `exact_known`: the probabilities are exact (shown as p/q);
@@ -156,6 +227,9 @@ def outcome_verdict(title: str, column: str, labels: list[str], exact: list[Frac
     from solver.samples import read_outcomes
     from solver.stats import goodness_of_fit
 
+    if judging is not None and judging.takes_over(samples):
+        judging.settle(samples, alpha, test, top, as_json)
+        return
     if samples is None:
         shown = [(label, p) for label, p in zip(labels, exact) if p]
         data = {"title": title, "outcome": column,
@@ -181,7 +255,11 @@ def outcome_verdict(title: str, column: str, labels: list[str], exact: list[Frac
     counts = np.bincount(index, minlength=len(labels))
     report = goodness_of_fit(labels, exact, counts, alpha, test, top, values)
     report.update(title=title, samples_file=samples, outcome=column)
-    emit(_jsonable(report), _verdict_text(title, samples, column, report), as_json)
+    text = _verdict_text(title, samples, column, report)
+    if judging is not None:
+        judging.finish_single(report, text, samples, as_json)
+        return
+    emit(_jsonable(report), text, as_json)
     if report["verdict"] == "rejected":
         click.get_current_context().exit(REJECTED)
 
@@ -242,3 +320,208 @@ def _jsonable(value):
     if isinstance(value, list):
         return [_jsonable(v) for v in value]
     return None if isinstance(value, float) and np.isinf(value) else value
+
+
+# ---- judging a play's outcomes: several statistics, sequential, planned, diagnosed ---------
+WINNER_WORDS = {"winner": {"tie": 0, **{str(s): s for s in range(1, 10)}}}
+
+
+@dataclass
+class Alternatives:
+    """What a rejected simulator may be doing instead: `known()` every alternative the
+    diagnosis ranks (the game's bug corpus, `--suspect` policies, rule variants that exist as
+    flags), by name; `named(text)` one alternative a user names with --against."""
+
+    known: Callable[[], dict[str, Outcomes]]
+    named: Callable[[str], tuple[str, Outcomes]]
+
+
+@dataclass
+class Judging:
+    """A play's exact outcomes (`solver.outcomes.Outcomes`), the watch options and the
+    alternatives: what `outcome_verdict` needs beyond the one-statistic verdict."""
+
+    outcomes: Outcomes
+    watch: Watch = Watch()
+    alternatives: Alternatives | None = None
+
+    def takes_over(self, samples: str | None) -> bool:
+        """Plans, sequential tests, runs, and samples that show several statistics go here;
+        one statistic of a fixed sample keeps the plain verdict."""
+        watch = self.watch
+        _refuse_mixed(watch, samples)
+        if watch.plan or watch.sequential or watch.command:
+            return True
+        if samples is None or len(self.outcomes.statistics) < 2:
+            return False
+        from solver.samples import header_of, read_text
+
+        header = set(header_of(read_text(samples, f"samples file {samples}")))
+        return len(usable(self.outcomes, header)) > 1
+
+    def settle(self, samples: str | None, alpha: float, test: str, top: int,
+               as_json: bool) -> None:
+        if self.watch.plan:
+            self._plan(alpha, as_json)
+        elif self.watch.sequential or self.watch.command:
+            self._sequential(samples, alpha, as_json)
+        else:
+            self._several(samples, alpha, test, top, as_json)
+
+    def _plan(self, alpha: float, as_json: bool) -> None:
+        from solver.verdicts import plan
+
+        if self.alternatives is None:
+            raise InputError("this game has no alternatives to plan against")
+        name, wrong = self.alternatives.named(self.watch.against)
+        data = {"title": self.outcomes.title, "against": name,
+                **plan(self.outcomes, wrong, alpha)}
+        unit = data["unit"]
+        rows = [(s["name"], _size(s["samples"])) for s in data["statistics"]]
+        rows.append(("the verdict (Holm, all of them)", _size(data["combined"])))
+        text = "\n".join([f"{self.outcomes.title}",
+                          f"against {name}: {unit}s for power {data['goal']:g} at alpha "
+                          f"{alpha:g}", "", table(["statistic", f"{unit}s"], rows)])
+        emit(data, text, as_json)
+
+    def _sequential(self, samples: str | None, alpha: float, as_json: bool) -> None:
+        from solver.watch import Monitor, Rows, run_batches, watch_file
+
+        outcomes, watch = self.outcomes, self.watch
+        needed = list(outcomes.statistics[0].columns)
+        optional = sorted({c for s in outcomes.statistics for c in s.columns} - set(needed))
+
+        def rows(what: str) -> Rows:
+            return Rows(what, needed, optional, WINNER_WORDS)
+
+        monitor = Monitor(outcomes, alpha)
+        if watch.command is not None:
+            stopped, batches = run_batches(monitor, watch.command, rows, watch.batch,
+                                           watch.most, watch.seed, watch.timeout)
+            source = f"{batches} batches of {watch.command!r}"
+        else:
+            if samples is None:
+                raise InputError("--sequential reads --samples (a file, or - for standard "
+                                 "input)")
+            stopped = watch_file(monitor, rows(f"samples file {samples}"), samples,
+                                 watch.follow)
+            source = samples
+        report = {"title": outcomes.title, "samples_from": source, **monitor.report(stopped)}
+        lines = [f"{outcomes.title}: {report['samples']} {outcomes.unit}s from {source}",
+                 _sequential_line(report)]
+        rows_ = [(s["name"], s["bins"], _evalue(s["e_value"])) for s in report["statistics"]]
+        lines += ["", table(["statistic", "bins", "e-value"], rows_)]
+        self._finish(report, lines, monitor.sample() if monitor.samples else None, as_json)
+
+    def _several(self, samples: str, alpha: float, test: str, top: int, as_json: bool) -> None:
+        from solver.samples import read_columns
+        from solver.verdicts import judge
+
+        outcomes = self.outcomes
+        needed = list(outcomes.statistics[0].columns)
+        optional = sorted({c for s in outcomes.statistics for c in s.columns} - set(needed))
+        sample = read_columns(samples, needed, optional, WINNER_WORDS)
+        report = {"title": outcomes.title, "samples_file": samples,
+                  **judge(outcomes, sample, alpha, test, top)}
+        lines = [f"{outcomes.title}: {report['samples']} samples from {samples}",
+                 _holm_line(report), ""]
+        rows = [(s["name"], s.get("bins", "-"), _statistic(s), s["dof"] or "-",
+                 f"{s['p_value']:.3g}", f"{s['p_holm']:.3g}", s["verdict"])
+                for s in report["statistics"]]
+        lines.append(table(["statistic", "bins", TEST_NAMES[test], "dof", "p", "Holm p",
+                            "verdict"], rows))
+        if report["left_out"]:
+            lines.append(f"too thin at {report['samples']} samples (not tested): "
+                         f"{', '.join(report['left_out'])}")
+        for s in report["statistics"]:
+            if s["verdict"] == "rejected" and s["deviations"]:
+                devs = [(d["outcome"], d["observed"], f"{d['expected']:.1f}", f"{d['z']:.2f}")
+                        for d in s["deviations"]]
+                lines += ["", f"most deviating ({s['name']}):",
+                          table([s["column"], "observed", "expected", "z"], devs)]
+        self._finish(report, lines, sample, as_json)
+
+    def finish_single(self, report: dict, text: str, samples: str, as_json: bool) -> None:
+        """The one-statistic verdict's ending: its diagnosis and report page too."""
+        from solver.samples import read_columns
+
+        sample = None
+        if report["verdict"] == "rejected" or self.watch.report is not None:
+            needed = list(self.outcomes.statistics[0].columns)
+            optional = sorted(set(self.outcomes.columns) - set(needed))
+            sample = read_columns(samples, needed, optional, WINNER_WORDS)
+        self._finish(report, text.split("\n"), sample, as_json)
+
+    def diagnose(self, sample: dict[str, np.ndarray]) -> dict | None:
+        """The alternatives ranked by log likelihood ratio (None without any)."""
+        from solver.diagnosis import rank, sentence
+
+        if self.alternatives is None:
+            return None
+        known = self.alternatives.known()
+        if not known:
+            return None
+        ranked = rank(self.outcomes, known, sample)
+        return {"best": sentence(ranked), "ranked": ranked}
+
+    def _finish(self, report: dict, lines: list[str], sample: dict | None, as_json: bool
+                ) -> None:
+        """The diagnosis of a rejection, the report page, the output and the exit status."""
+        if report["verdict"] == "rejected" and sample is not None:
+            diagnosis = self.diagnose(sample)
+            if diagnosis is not None:
+                report["diagnosis"] = diagnosis
+                lines.insert(2, f"diagnosis: {diagnosis['best']}")
+        if self.watch.report is not None:
+            from solver.reportpage import write_page
+
+            write_page(self.watch.report, self.outcomes, report, sample)
+        emit(_jsonable(report), "\n".join(lines), as_json)
+        if report["verdict"] == "rejected":
+            click.get_current_context().exit(REJECTED)
+
+
+def _refuse_mixed(watch: Watch, samples: str | None) -> None:
+    """Options that make no sense together: one clear line, before anything runs."""
+    if watch.plan and watch.against is None:
+        raise InputError("--plan needs --against (a bug, a policy or a rules flag)")
+    if watch.against is not None and not watch.plan:
+        raise InputError("--against is for --plan (the diagnosis of a rejection tries every "
+                         "known alternative; add policies with --suspect)")
+    if watch.plan and (samples is not None or watch.command or watch.sequential):
+        raise InputError("--plan reads no samples: it computes how many are needed")
+    if watch.command is not None and samples is not None:
+        raise InputError("give --run or --samples, not both")
+    if watch.follow and not watch.sequential:
+        raise InputError("--follow is for --sequential")
+
+
+def _size(n: int | None) -> str:
+    return "more than 1e9" if n is None else f"{n:,}"
+
+
+def _evalue(value: float | None) -> str:
+    return "> 1e304" if value is None else f"{value:.4g}"
+
+
+def _statistic(report: dict) -> str:
+    return "inf" if report["statistic"] == float("inf") else f"{report['statistic']:.2f}"
+
+
+def _holm_line(report: dict) -> str:
+    k = len(report["statistics"])
+    best = min(report["statistics"], key=lambda s: s["p_holm"])
+    word = "REJECTED" if report["verdict"] == "rejected" else "consistent with the exact " \
+                                                               "distribution"
+    return (f"verdict: {word} (Holm over {k} statistics at alpha {report['alpha']:g}; smallest "
+            f"adjusted p: {best['name']}, {best['p_holm']:.3g})")
+
+
+def _sequential_line(report: dict) -> str:
+    threshold = f"1/alpha = {report['threshold']:g}"
+    if report["verdict"] == "rejected":
+        return (f"verdict: REJECTED after {report['samples']} samples (e-value "
+                f"{_evalue(report['e_value'])} >= {threshold}; anytime-valid, alpha "
+                f"{report['alpha']:g})")
+    return (f"verdict: not rejected after {report['samples']} samples ({report['stopped']}; "
+            f"e-value {_evalue(report['e_value'])}, it rejects at {threshold})")

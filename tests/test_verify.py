@@ -113,7 +113,7 @@ def test_cli_game_samples(tmp_path: Path) -> None:
     code, output = invoke("verify", "pig", "--policy", "optimal", "--duel", "hold 10",
                           "--target", "20", "--samples", str(path), "--exact", "--json")
     report = json.loads(output)
-    assert code == 0 and report["bins"] == 2  # seat 1, seat 2 (no ties in Pig)
+    assert code == 0 and report["statistics"][0]["bins"] == 2  # seat 1, seat 2 (no ties)
     code, _ = invoke("verify", "pig", "--policy", "hold 10", "--duel", "optimal",
                      "--target", "20", "--samples", str(path))
     assert code == 1  # the seats swapped: seat 1 now plays worse
@@ -177,3 +177,90 @@ def test_extra_columns_and_spaces_are_read(tmp_path: Path) -> None:
     assert read_outcomes(str(path), "score", ["0", "12", "17"]).tolist() == [1, 2]
     path.write_text('turn,score\n1,"12"\n')  # quoted: the careful reader
     assert read_outcomes(str(path), "score", ["0", "12", "17"]).tolist() == [1]
+
+
+# ---- sequential, --run, --plan, --report (issue 26) -----------------------------------------
+PIG = ["verify", "pig", "--policy", "hold 20", "--target", "30"]
+SIMULATE = f"{sys.executable} {ROOT / 'cli.py'} simulate pig --policy 'hold 20' --target 30"
+
+
+def test_sequential_reads_standard_input_and_reports_the_samples_used() -> None:
+    made = CliRunner().invoke(cli, ["simulate", "pig", "--policy", "hold 20", "--target", "30",
+                                    "--n", "2000", "--seed", "8"])
+    result = CliRunner().invoke(cli, [*PIG, "--sequential", "--samples", "-", "--json"],
+                                input=made.stdout)
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["samples"] == 2000
+    assert report["stopped"] == "end of samples" and report["e_value"] < 1000
+
+
+def test_sequential_stops_a_wrong_simulator_early(tmp_path: Path) -> None:
+    path = tmp_path / "bug.csv"
+    CliRunner().invoke(cli, ["simulate", "pig", "--policy", "hold 20", "--target", "30",
+                             "--n", "5000", "--seed", "8", "--bug", "five-sided-die", "--out",
+                             str(path)])
+    result = CliRunner().invoke(cli, [*PIG, "--sequential", "--samples", str(path), "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["stopped"] == "rejected"
+    assert report["samples"] < 5000 and report["e_value"] >= 1000
+    assert report["diagnosis"]["ranked"][0]["alternative"] == "the bug five-sided-die"
+
+
+def test_run_drives_a_simulator_in_batches_with_fresh_seeds() -> None:
+    result = CliRunner().invoke(cli, [*PIG, "--run", SIMULATE + " --n {n} --seed {seed}",
+                                      "--batch", "300", "--most", "900", "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["samples"] == 900
+    assert report["stopped"] == "maximum reached" and "3 batches" in report["samples_from"]
+
+
+@pytest.mark.parametrize(("command", "message"), [
+    ("sh -c 'echo oops >&2; exit 3' {n} {seed}", "batch 1 (--seed 5, 100 samples): the command "
+                                                 "exited with status 3: oops"),
+    ("sleep 10 {n} {seed}", "batch 1 (--seed 5, 100 samples): the command did not finish "
+                            "within 0.5 s"),
+    ("printf 'score\\n12\\nx\\n' {n} {seed}", "the output of batch 1 (--seed 5, 100 samples) "
+                                              "line 3: score 'x' is not"),
+    ("printf 'points\\n12\\n' {n} {seed}", "line 1: the header lacks the column(s) score"),
+    ("no-such-simulator {n} {seed}", "cannot run 'no-such-simulator'"),
+    ("echo {n}", "--run needs a command with {n}"),
+])
+def test_a_failing_simulator_is_one_line_naming_the_batch(capsys, command: str,
+                                                          message: str) -> None:
+    code, out, err = run(capsys, *PIG, "--run", command, "--batch", "100", "--seed", "5",
+                         "--timeout", "0.5")
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_plan_gives_games_per_statistic_and_for_the_verdict() -> None:
+    code, out = invoke("verify", "pig", "--duel", "hold 20", "--target", "40", "--plan",
+                       "--against", "hold 25", "--json")
+    plan = json.loads(out)
+    assert code == 0 and plan["against"] == "both seats playing hold 25"
+    keys = [s["key"] for s in plan["statistics"]]
+    assert keys == ["winner", "loser_score", "margin", "turns", "winner_loser"]
+    assert plan["combined"] >= min(s["samples"] for s in plan["statistics"] if s["samples"])
+
+
+def test_report_is_one_self_contained_page(tmp_path: Path) -> None:
+    samples, page = tmp_path / "games.csv", tmp_path / "report.html"
+    CliRunner().invoke(cli, ["simulate", "pig", "--policy", "hold 25", "--duel", "hold 25",
+                             "--target", "40", "--n", "500", "--seed", "2", "--out",
+                             str(samples)])
+    code, _ = invoke("verify", "pig", "--duel", "hold 20", "--target", "40", "--samples",
+                     str(samples), "--report", str(page))
+    text = page.read_text()
+    assert code == 1 and text.startswith("<!DOCTYPE html>")
+    assert "REJECTED" in text and "Diagnosis:" in text and text.count("<svg") == 5
+    assert "src=" not in text and "href=" not in text and "<script" not in text
+
+
+@pytest.mark.parametrize("args", [
+    [*PIG, "--plan"],
+    [*PIG, "--against", "hold 25"],
+    [*PIG, "--follow", "2", "--samples", "x.csv"],
+    [*PIG, "--run", "x {n} {seed}", "--samples", "x.csv"],
+])
+def test_options_that_do_not_go_together_are_one_line(capsys, args: list[str]) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2 and err.count("\n") == 1 and err.startswith("dice-solver: error:")

@@ -19,6 +19,7 @@ import click
 
 from solver.errors import InputError
 from solver.games import registry
+from solver.limits import OverBudget, duration, held_to
 
 MAX_QUERY = 2000  # characters of a request's query string
 MAX_VALUE = 300  # characters of one option's value
@@ -39,8 +40,9 @@ class Api:
     """Runs commands for the page. The lock keeps solves one at a time: the commands write to
     standard output, and one solve at a time bounds the memory a page can make the server use."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: float = 10.0) -> None:
         self.lock = threading.Lock()
+        self.budget = budget  # seconds a request's solve may be estimated to take
 
     def commands(self, game: str) -> dict[str, click.Command]:
         """The game's commands the page may run (`Game.page`)."""
@@ -64,13 +66,19 @@ class Api:
         except InputError as error:
             return Answer(400, _error(str(error)), time.perf_counter() - clock)
         output = io.StringIO()
-        with self.lock, redirect_stdout(output):
+        with self.lock, redirect_stdout(output), held_to(self.budget):
             clock = time.perf_counter()
             try:
                 command.main(args=[*args, "--json"], prog_name=f"dice-solver {game} {name}",
                              standalone_mode=False)
             except click.ClickException as error:
                 return Answer(400, _error(error.format_message()), time.perf_counter() - clock)
+            except OverBudget as error:
+                return Answer(400, _error(f"{error.what} would take about "
+                                          f"{duration(error.seconds)}, more than this server "
+                                          f"gives one answer ({duration(error.limit)}); the "
+                                          f"command line can run it"),
+                              time.perf_counter() - clock)
             except InputError as error:
                 return Answer(400, _error(str(error)), time.perf_counter() - clock)
         return Answer(200, output.getvalue(), time.perf_counter() - clock)

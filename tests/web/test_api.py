@@ -162,3 +162,22 @@ def test_a_ray_head_named_by_a_visitor_is_never_contacted_nor_kept(client: TestC
     answer = client.get("/api/dalek/game", params={"players": "2", "target": "12"})
     assert answer.status_code == 200, answer.text
     assert answer.json()["rules"]["players"] == 2
+
+
+def test_every_field_of_the_page_is_allowed_by_its_command() -> None:
+    """Each field the page sends (`data-option` in its panel) is in the allow-list of the
+    commands that panel asks, so no page field is refused with a 400."""
+    import re
+
+    from helpers import ROOT
+
+    page = (ROOT / "solver" / "web" / "static" / "index.html").read_text(encoding="utf-8")
+    asks = {"dalek": ("best-move",), "totd": ("best-move", "chance"), "strike": ("best-move",)}
+    for game, commands in asks.items():
+        panel = re.search(rf'<section id="{game}".*?</section>', page, re.S).group(0)
+        fields = set(re.findall(r'data-option="([a-z-]+)"', panel))
+        assert fields
+        for command in commands:
+            allowed = set(registry()[game].page[command])
+            # roll/kept/need/showing/pool are read by one command of the panel each
+            assert fields - allowed <= {"showing", "pool"}, (game, command, fields - allowed)

@@ -5,7 +5,7 @@ from solver.games import Examples, Game
 GAME = Game(
     "dalek", "Dalek Dice", __name__,
     Examples(solve=("turn", "--dice", "4"), play=("--dice", "4"), bad=("turn", "--dice", "0")),
-    samples={"turn": ("score",), "game": ("winner", "score_1", "score_2"),
+    samples={"turn": ("score",), "game": ("winner", "score_1", "score_2", "turns"),
              "decision": ("turn", "to_roll", "humans", "daleks", "doctors", "exterminates", "roll",
                           "keep", "then")},
     page={"turn": ("faces", "dice", "tie-rule", "distribution"),

@@ -26,15 +26,7 @@ from solver.dice import roll
 from solver.errors import InputError, brief
 from solver.games.dalek.arrays import END_CODE, NONE, ROLL_CODE, STOP_CODE, Pairs, Play
 from solver.games.dalek.files import read_moves
-from solver.games.dalek.rules import (
-    DALEKS,
-    HUMANS,
-    MAX_DICE,
-    MAX_VALUE,
-    NOT_OVER,
-    Rules,
-    TurnState,
-)
+from solver.games.dalek.rules import DALEKS, HUMANS, MAX_DICE, MAX_VALUE, NOT_OVER, Rules, TurnState
 from solver.games.dalek.turn import points_utility
 from solver.games.dalek.typed import format_faces
 

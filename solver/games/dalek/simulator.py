@@ -112,37 +112,46 @@ def decision_rows(turn: CompiledTurn, decisions: Decisions) -> tuple[list[str], 
 
 
 def dalek_games(seats: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray]], target: int,
-                count: int) -> tuple[np.ndarray, np.ndarray]:
+                count: int, ends=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`count` Dalek Dice races to `target` (rules 10 and 11), seat i's turns played by
-    `seats[i](scores, live)`: the turn scores of the live games (rows of `scores`). Returns the
-    final scores (games x seats) and the winner (seat index, or -1 for a tie for first)."""
+    `seats[i](scores, live)`: the turn scores of the live games (rows of `scores`). `ends`
+    (score_1, score_2, seat, target) replaces rule 10's end of a two-seat game (a deliberately
+    wrong simulator's). Returns the final scores (games x seats), the winner (seat index, or -1
+    for a tie for first) and the turns each game took (all seats)."""
     players = len(seats)
     scores = np.zeros((count, players), dtype=np.int64)
+    turns = np.zeros(count, dtype=np.int64)
     live = np.arange(count)
     while len(live):
         for seat in range(players):  # a whole round: the others finish the round (rule 10)
             scores[live, seat] += seats[seat](scores, live)
-        live = live[~reaches_target(scores[live].max(axis=1), target)]
+            turns[live] += 1
+            if ends is not None:
+                live = live[~ends(scores[live, 0], scores[live, 1], seat, target)]
+        if ends is None:
+            live = live[~reaches_target(scores[live].max(axis=1), target)]
     won = [winners(final) for final in scores.tolist()]
-    return scores, np.array([w[0] if len(w) == 1 else -1 for w in won], dtype=np.int64)
+    return scores, np.array([w[0] if len(w) == 1 else -1 for w in won], dtype=np.int64), turns
 
 
 def race_seats(pairs: Pairs, policies: Sequence[Policy], values: RaceValues | None,
-               rng: np.random.Generator) -> list[FixedSeat | RaceSeat]:
-    """The seats of a race: a turn policy plays every turn alike; "win" plays each position's
-    optimal turn by `values` (the race solved for these policies)."""
-    return [FixedSeat(p, rng) if isinstance(p, TurnPolicy) else RaceSeat(values, pairs, seat, rng)
-            for seat, p in enumerate(policies)]
+               rng: np.random.Generator, play: Play | None = None) -> list[FixedSeat | RaceSeat]:
+    """The seats of a race: a turn policy plays every turn alike (under `play`'s rules, by
+    default the policy's own); "win" plays each position's optimal turn by `values` (the race
+    solved for these policies)."""
+    return [FixedSeat(p, rng, play) if isinstance(p, TurnPolicy)
+            else RaceSeat(values, pairs, seat, rng) for seat, p in enumerate(policies)]
 
 
 class FixedSeat:
     """A seat whose every turn follows one turn policy, whatever the position."""
 
-    def __init__(self, policy: TurnPolicy, rng: np.random.Generator) -> None:
-        self.policy, self.rng = policy, rng
+    def __init__(self, policy: TurnPolicy, rng: np.random.Generator,
+                 play: Play | None = None) -> None:
+        self.policy, self.rng, self.play = policy, rng, play
 
     def __call__(self, scores: np.ndarray, live: np.ndarray) -> np.ndarray:
-        return dalek_turns(self.policy, len(live), self.rng)
+        return dalek_turns(self.policy, len(live), self.rng, play=self.play)
 
 
 class RaceSeat:

@@ -7,14 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+import numpy as np
 
 from solver.commands import OutputPath, json_option
 from solver.dice import generator
 from solver.errors import InputError
 from solver.games.dalek import arrays, cost, duels, files
 from solver.games.dalek import policies as dp
-from solver.games.dalek.bugs import BUGS
+from solver.games.dalek.bugs import BUGS, RACE_BUGS
 from solver.games.dalek.commands import PolicyName, given, rules_options
+from solver.games.dalek.outcomes import duel_outcomes, round_over
 from solver.games.dalek.rules import DEFAULT_TARGET, MAX_TARGET, Rules
 from solver.games.dalek.simulator import (
     Decisions,
@@ -24,8 +26,12 @@ from solver.games.dalek.simulator import (
     race_seats,
 )
 from solver.games.dalek.turn import compile_turn
+from solver.outcomes import Outcomes, score
 from solver.samples import sample_text, winner_names, write_samples
 from solver.verification import (
+    Alternatives,
+    Judging,
+    Watch,
     check_options,
     finish_run,
     no_samples,
@@ -74,15 +80,17 @@ def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> array
 @click.option("--decisions", type=OutputPath(), default=None,
               help="Also write every move made (position and move) to this CSV: a decision log "
                    "for `verify dalek --decisions` (turns only).")
-@click.option("--bug", type=click.Choice(sorted(BUGS)), default=None,
-              help="Play turns with one rule deliberately wrong (docs/verify.md): a simulator "
-                   "for `verify` to reject.")
+@click.option("--bug", type=click.Choice(sorted({*BUGS, *RACE_BUGS})), default=None,
+              help="Play with one rule deliberately wrong (docs/verify.md): a simulator for "
+                   "`verify` to reject (no-last-turn: races only).")
 @json_option
 def simulate(rules, force, policy, opponent, target, count, seed, out, decisions, bug,
              as_json) -> None:
     """Dalek Dice turns (the final score of each) or, with --duel, races (the winner)."""
-    if opponent is not None and (decisions is not None or bug is not None):
-        raise InputError("--decisions and --bug are for single turns, not a --duel")
+    if opponent is not None and decisions is not None:
+        raise InputError("--decisions is for single turns, not a --duel")
+    if opponent is None and bug in RACE_BUGS:
+        raise InputError(f"the bug {bug} is a race's: play races with --duel")
     if decisions is not None and out is not None and Path(decisions).resolve() == \
             Path(out).resolve():
         raise InputError("--decisions and --out name the same file")
@@ -93,7 +101,7 @@ def simulate(rules, force, policy, opponent, target, count, seed, out, decisions
     if opponent is not None:
         pairs = _pairs(rules, [policy, opponent], True, force)
         header, columns, summary = _duel(pairs, policy, opponent, target, count, generator(seed),
-                                         force)
+                                         force, bug)
     else:
         pairs = _pairs(rules, [policy], False, force)
         chosen = dp.parse_policy(policy, pairs)
@@ -115,22 +123,28 @@ def simulate(rules, force, policy, opponent, target, count, seed, out, decisions
 
 
 def _duel(pairs: arrays.Pairs, policy: str, opponent: str, target: int, count: int, rng,
-          force: bool) -> tuple[list[str], list, dict]:
+          force: bool, bug: str | None = None) -> tuple[list[str], list, dict]:
     """Races between seat 1 (`policy`) and seat 2 (`opponent`), after their cost is checked:
-    the race solved for a "win" seat, and the games played."""
+    the race solved for a "win" seat, and the games played (with `bug`, deliberately
+    wrong)."""
     policies = (dp.parse_policy(policy, pairs, duel=True),
                 dp.parse_policy(opponent, pairs, duel=True))
     racing = [isinstance(p, dp.RacePolicy) for p in policies]
     cost.check_games(pairs, count, target, [cost.mean_points(pairs, p) for p in policies],
                      racing, force)
     values = duels.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
-    seats = race_seats(pairs, policies, values, rng)
-    (scores, winner), seconds = timed(dalek_games, seats, target, count)
+    if bug in BUGS and not all(isinstance(p, dp.TurnPolicy) for p in policies):
+        raise InputError("a turn's bug plays fixed turn policies only (not win)")
+    seats = race_seats(pairs, policies, values, rng, BUGS[bug](pairs.rules) if bug in BUGS
+                       else None)
+    (scores, winner, turns), seconds = timed(dalek_games, seats, target, count,
+                                             RACE_BUGS.get(bug))
     summary = {"unit": "game", "policies": [policy, opponent], "target": target,
                "wins": [int((winner == s).sum()) for s in (0, 1)],
                "ties": int((winner < 0).sum()), "seconds": seconds}
-    return (["winner", "score_1", "score_2"],
-            [winner_names(winner), scores[:, 0].tolist(), scores[:, 1].tolist()], summary)
+    return (["winner", "score_1", "score_2", "turns"],
+            [winner_names(winner), scores[:, 0].tolist(), scores[:, 1].tolist(),
+             turns.tolist()], summary)
 
 
 def weighted(die) -> list[str]:
@@ -143,8 +157,9 @@ def weighted(die) -> list[str]:
 @check_options
 @json_option
 def verify(rules, force, policy, opponent, target, samples, decisions, alpha, test, top,
-           as_json) -> None:
-    """Dalek Dice: turn scores (or race winners, with --duel) of a simulator, or its moves."""
+           as_json, watch) -> None:
+    """Dalek Dice: turn scores (or races, with --duel: winner, final scores, turns) of a
+    simulator, or its moves."""
     if decisions is not None:
         no_samples(samples)
         for name in given("policy", "opponent", "target"):
@@ -165,10 +180,72 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
                     dp.parse_policy(opponent, pairs, duel=True))
         seats = duels.solve_duel(pairs, policies, target, force=force).chances()
         title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
-        winner_verdict(title, seats, samples, alpha, test, top, as_json)
+        judging = None
+        if all(isinstance(p, dp.TurnPolicy) for p in policies):  # whole games: fixed play
+            judging = Judging(duel_outcomes(policies, target, title), watch,
+                              _alternatives(pairs, (policy, opponent), target, watch.suspects))
+        elif watch != Watch():
+            raise InputError("a seat playing win is judged by the race's winner only: "
+                             "--sequential, --run, --plan and --report need two fixed turn "
+                             "policies")
+        winner_verdict(title, seats, samples, alpha, test, top, as_json, judging)
         return
     chosen = dp.parse_policy(policy, pairs)
     possible = pairs.turn.graph.possible_results().tolist()
-    score_verdict(f"{game}, one turn, policy {chosen.name}", dp.distribution(chosen),
-                  [s for s, ok in enumerate(possible) if ok], samples, alpha, test, top, as_json)
+    title = f"{game}, one turn, policy {chosen.name}"
+    judging = Judging(turn_outcomes(title, chosen), watch,
+                      _alternatives(pairs, (policy,), None, watch.suspects))
+    score_verdict(title, dp.distribution(chosen), [s for s, ok in enumerate(possible) if ok],
+                  samples, alpha, test, top, as_json, judging)
 
+
+def turn_outcomes(title: str, policy: dp.TurnPolicy, play: arrays.Play | None = None) -> Outcomes:
+    """A turn of `policy` under `play`'s rules (the policy's own by default), as outcomes."""
+    p = np.array([float(x) for x in dp.distribution(policy, play)])
+    support = np.flatnonzero(p)
+    return Outcomes(title, "turn", {"score": support}, p[support], (score(),))
+
+
+def _alternatives(pairs: arrays.Pairs, names: tuple[str, ...], target: int | None,
+                  suspects: tuple[str, ...]) -> Alternatives:
+    """A turn's (one policy) or a duel's (two, and a target) alternatives: the bug corpus
+    (both seats), the suspected policies (each seat and both), and the other tie rule."""
+    rules = pairs.rules
+
+    def build(label: str, policies: tuple, play=None, ends=round_over) -> tuple[str, Outcomes]:
+        if target is None:
+            return label, turn_outcomes(label, policies[0], play)
+        return label, duel_outcomes(policies, target, label, play, ends)
+
+    def declared(on: arrays.Pairs) -> tuple:
+        return tuple(dp.parse_policy(n, on, duel=target is not None) for n in names)
+
+    def named(text: str) -> tuple[str, Outcomes]:
+        if text in BUGS:
+            return build(f"the bug {text}", declared(pairs), BUGS[text](rules))
+        if text in RACE_BUGS and target is not None:
+            return build(f"the bug {text}", declared(pairs), ends=RACE_BUGS[text])
+        words = text.split()
+        if len(words) == 2 and words[0] in ("--tie-rule", "--dice"):
+            other = Rules(rules.die, int(words[1]) if words[0] == "--dice" and
+                          words[1].isdigit() else rules.dice,
+                          words[1] if words[0] == "--tie-rule" else rules.tie_rule)
+            return build(text, declared(arrays.Pairs.of(compile_turn(other))))
+        suspect = dp.parse_policy(text, pairs)
+        return build(f"{'every seat' if target else ''} playing {suspect.name}".strip(),
+                     (suspect,) * len(names))
+
+    def known() -> dict[str, Outcomes]:
+        found = dict(named(bug) for bug in sorted(BUGS))
+        if target is not None:
+            found.update(named(bug) for bug in sorted(RACE_BUGS))
+        found.update([named(f"--tie-rule {'gt' if rules.tie_rule == 'ge' else 'ge'}")])
+        for text in suspects:
+            found.update([named(text)])
+            if target is not None:
+                suspect, (first, second) = dp.parse_policy(text, pairs), declared(pairs)
+                found.update([build(f"seat 1 playing {suspect.name}", (suspect, second)),
+                              build(f"seat 2 playing {suspect.name}", (first, suspect))])
+        return found
+
+    return Alternatives(known, named)

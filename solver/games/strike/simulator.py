@@ -15,18 +15,20 @@ from solver.games.strike.throws import canonical
 
 def strike_games(game: StrikeDuel, moves: Moves | None, count: int,
                  rng: np.random.Generator, hit: float | None = None,
-                 miss: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 miss: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`count` games of Strike: each seat plays its policy in `game` ("stop", or "optimal"
     through `moves`). `hit` and `miss` are the throw model the dice follow (the game's unless
-    given; struck dice fly out as `game.fly_out` says). Returns the winner (seat index) and the
-    winner's stock at the end, per game."""
+    given; struck dice fly out as `game.fly_out` says). Returns the winner (seat index), the
+    winner's stock at the end and the turns taken (setup placements are not turns), per
+    game."""
     model = Model(float(game.hit) if hit is None else hit,
                   float(game.miss) if miss is None else miss, float(game.fly_out))
     winners = np.empty(count, dtype=np.int64)
     stocks_left = np.empty(count, dtype=np.int64)
+    turns = np.empty(count, dtype=np.int64)
     for g in range(count):
-        winners[g], stocks_left[g] = _strike_game(game, moves, rng, model)
-    return winners, stocks_left
+        winners[g], stocks_left[g], turns[g] = _strike_game(game, moves, rng, model)
+    return winners, stocks_left, turns
 
 
 class Model(NamedTuple):
@@ -38,15 +40,17 @@ class Model(NamedTuple):
 
 
 def _strike_game(game: StrikeDuel, moves: Moves | None, rng: np.random.Generator,
-                 model: Model) -> tuple[int, int]:
+                 model: Model) -> tuple[int, int, int]:
     """One game: the setup, then turns until one player has dice left (reading 7)."""
     stocks, arena = _setup(game, moves)
     mover = rules.FIRST
+    turns = 0
     while True:
         arena = _turn(game, moves, rng, model, mover, stocks, arena)
+        turns += 1
         winner = rules.winner(stocks)
         if winner is not None:
-            return winner, stocks[winner]
+            return winner, stocks[winner], turns
         mover = rules.next_seat(mover, stocks)
 
 

@@ -4,6 +4,9 @@ answer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
+
 import click
 import numpy as np
 
@@ -11,6 +14,7 @@ from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
 from solver.formatting import exact_text
+from solver.games.strike.bugs import BUGS
 from solver.games.strike.commands import (
     SEATS,
     add_options,
@@ -34,8 +38,11 @@ from solver.games.strike.rules import (
     dice_per_player,
 )
 from solver.games.strike.simulator import strike_games
+from solver.outcomes import JOINT, Outcomes, Statistic
 from solver.samples import read_outcomes
 from solver.verification import (
+    Alternatives,
+    Judging,
     check_options,
     finish_run,
     outcome_verdict,
@@ -81,9 +88,12 @@ def solved(game: StrikeDuel, exact: bool, force: bool):
 @click.option("--never-hit", is_flag=True,
               help="Play with dice that are never struck (a deliberately wrong simulator for "
                    "`verify` to reject; the model's --hit still picks the optimal moves).")
+@click.option("--bug", type=click.Choice(sorted(BUGS)), default=None,
+              help="Play with one thing deliberately wrong (docs/verify.md; fixed policies "
+                   "such as stop only): a simulator for `verify` to reject.")
 @run_options
 @json_option
-def simulate(players, edition, dice, policy, opponent, force, never_hit, count, seed, out,
+def simulate(players, edition, dice, policy, opponent, force, never_hit, bug, count, seed, out,
              as_json, **model) -> None:
     """Strike games: the winner and the dice left in the winner's stock."""
     game = duel_of(players, edition, dice, policy, opponent, **model)
@@ -94,15 +104,18 @@ def simulate(players, edition, dice, policy, opponent, force, never_hit, count, 
                           empty_arena=None if game.empty_arena == DEFAULT_EMPTY_ARENA
                           else game.empty_arena,
                           policy=game.policies[0].name, duel=game.policies[-1].name, n=count,
-                          seed=seed, never_hit=never_hit or None)
+                          seed=seed, never_hit=never_hit or None, bug=bug)
     moves = Moves(game, solved(game, False, force)) if OPTIMAL in game.policies else None
-    (winner, stock), seconds = timed(strike_games, game, moves, count, rng,
-                                     hit=0.0 if never_hit else None)
+    if bug is not None and moves is not None:
+        raise InputError("--bug plays fixed policies (stop) only")
+    played = game if bug is None else replace(game, **BUGS[bug], _fixed={})
+    (winner, stock, turns), seconds = timed(strike_games, played, moves, count, rng,
+                                            hit=0.0 if never_hit else None)
     summary = {"unit": "game", "policies": [p.name for p in game.policies], "seconds": seconds,
                "wins": [int((winner == s).sum()) for s in range(players)],
                "samples": count, "seed": seed}
-    finish_run(out, comment, ["winner", "winner_stock"], [(winner + 1).tolist(), stock.tolist()],
-               summary, as_json)
+    finish_run(out, comment, ["winner", "winner_stock", "turns"],
+               [(winner + 1).tolist(), stock.tolist(), turns.tolist()], summary, as_json)
 
 
 @click.command("strike")
@@ -111,7 +124,7 @@ def simulate(players, edition, dice, policy, opponent, force, never_hit, count, 
 @check_options
 @json_option
 def verify(players, edition, dice, policy, opponent, force, exact, samples, decisions, alpha,
-           test, top, as_json, **model) -> None:
+           test, top, as_json, watch, **model) -> None:
     """Strike: the winner and the winner's dice left of each game of a simulator."""
     if decisions is not None:
         raise InputError("decision logs are read for Dalek Dice and Pig only")
@@ -129,5 +142,49 @@ def verify(players, edition, dice, policy, opponent, force, exact, samples, deci
         stock = read_outcomes(path, "winner_stock", [str(k) for k in stocks])
         return game.layout.outcome(winner, stock)
 
-    outcome_verdict(title, "winner:stock", labels, outcome_chances(game, solution), None, samples,
-                    alpha, test, top, as_json, read, exact_known=exact)
+    chances = outcome_chances(game, solution)
+    judging = Judging(game_outcomes(game, chances, title), watch,
+                      _alternatives(game, exact, force))
+    outcome_verdict(title, "winner:stock", labels, chances, None, samples, alpha, test, top,
+                    as_json, read, exact_known=exact, judging=judging)
+
+
+WINNER_STOCK = Statistic("winner_stock", "winner and winner's stock", ("winner", "winner_stock"),
+                         lambda c: np.asarray(c["winner"]) * JOINT + c["winner_stock"],
+                         lambda code: f"{code // JOINT}:{code % JOINT}", False)
+
+
+def game_outcomes(game: StrikeDuel, chances: list, title: str) -> Outcomes:
+    """The games' outcomes (winner and the dice left in its stock), as `verify` judges them."""
+    stocks = game.layout.stocks
+    p = np.array([float(c) for c in chances])
+    cells = np.flatnonzero(p)
+    return Outcomes(title, "game", {"winner": cells // stocks + 1,
+                                    "winner_stock": cells % stocks}, p[cells], (WINNER_STOCK,))
+
+
+def _alternatives(game: StrikeDuel, exact: bool, force: bool) -> Alternatives:
+    """Strike's alternatives: the bug corpus (bugs.py), the other reading of an emptied arena,
+    and throw models named with --against ('--hit 1/3', '--miss 1/6')."""
+
+    def outcomes(name: str, **changes) -> tuple[str, Outcomes]:
+        other = replace(game, **changes, _fixed={})
+        return name, game_outcomes(other, outcome_chances(other, solved(other, False, force)),
+                                   name)
+
+    def named(text: str) -> tuple[str, Outcomes]:
+        if text.lstrip("-") in BUGS:
+            return outcomes(f"the bug {text.lstrip('-')}", **BUGS[text.lstrip("-")])
+        words = text.split()
+        if len(words) == 2 and words[0] in ("--hit", "--miss", "--empty-arena"):
+            value = words[1] if words[0] == "--empty-arena" else Fraction(words[1])
+            return outcomes(text, **{words[0][2:].replace("-", "_"): value})
+        raise InputError(f"unknown Strike alternative {text[:40]!r}: a bug ("
+                         f"{', '.join(sorted(BUGS))}), '--hit P', '--miss P' or "
+                         f"'--empty-arena pass|continue'")
+
+    def known() -> dict[str, Outcomes]:
+        other = "continue" if game.empty_arena == "pass" else "pass"
+        return dict([*(named(bug) for bug in sorted(BUGS)), named(f"--empty-arena {other}")])
+
+    return Alternatives(known, named)

@@ -5,6 +5,7 @@ exact answer."""
 from __future__ import annotations
 
 import click
+import numpy as np
 
 from solver.commands import json_option
 from solver.dice import generator
@@ -19,7 +20,9 @@ from solver.games.totd.commands import (
 from solver.games.totd.cost import check_plan, check_solves
 from solver.games.totd.policies import REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.simulator import totd_adventures
+from solver.outcomes import Outcomes, score
 from solver.verification import (
+    Judging,
     check_options,
     finish_run,
     outcome_verdict,
@@ -73,7 +76,7 @@ def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed
 @force_option
 @json_option
 def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisions, alpha,
-         test, top, force, as_json) -> None:
+         test, top, force, as_json, watch) -> None:
     """Time of the Daleks: the successes (1) and failures (0) of a simulator's Adventures."""
     if decisions is not None:
         raise InputError("decision logs are read for Dalek Dice and Pig only")
@@ -86,5 +89,8 @@ def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, deci
     success = chosen.success(adventure)
     tools = adventure.doctors[0].tools.text(adventure.game)
     title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen.name}"
+    outcomes = Outcomes(title, "adventure", {"success": np.array([0, 1])},
+                        np.array([float(1 - success), float(success)]),
+                        (score("success", "success"),))
     outcome_verdict(title, "success", ["0", "1"], [1 - success, success], [0, 1], samples, alpha,
-              test, top, as_json)
+                    test, top, as_json, judging=Judging(outcomes, watch))

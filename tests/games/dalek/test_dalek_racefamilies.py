@@ -164,7 +164,7 @@ def test_a_seeded_simulation_of_the_race_card_lands_in_its_interval(tmp_path, mo
         seats = [rule_turns(seat, rng), RaceSeat(values, pairs, 1 - seat, rng)]
         if seat == 1:
             seats.reverse()
-        _, winner = dalek_games(seats, target, count)
+        _, winner, _ = dalek_games(seats, target, count)
         share = (np.count_nonzero(winner == seat) + np.count_nonzero(winner == -1) / 2) / count
         error = np.sqrt(data[key] * (1 - data[key]) / count)
         assert abs(share - data[key]) < Z * error, (key, share, data[key])

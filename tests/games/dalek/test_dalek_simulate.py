@@ -55,7 +55,7 @@ def test_dalek_races_land_inside_the_exact_intervals(first: str, pairs_of) -> No
     seats = duel.chances()
     players = race_seats(pairs, policies, duel.values, generator(4))
     n = 20_000 if first != "win" else 5_000
-    scores, winner = dalek_games(players, 20, n)
+    scores, winner, _ = dalek_games(players, 20, n)
     assert np.all(scores.max(axis=1) >= 20) and np.all(scores[winner >= 0].max(axis=1) ==
                                                         scores[winner >= 0, winner[winner >= 0]])
     for outcome, p in ((0, seats[0]["p_win"]), (1, seats[1]["p_win"]), (-1, seats[0]["p_tie"])):
@@ -79,7 +79,7 @@ def test_cli_runs_are_reproducible_bit_for_bit(tmp_path: Path) -> None:
     pig = [runner.invoke(cli, ["simulate", "pig", "--policy", "optimal", "--duel", "hold 10",
                                "--target", "20", "--n", "50", "--seed", "1"]).output
            for _ in range(2)]
-    assert pig[0] == pig[1] and pig[0].splitlines()[1] == "winner,score_1,score_2"
+    assert pig[0] == pig[1] and pig[0].splitlines()[1] == "winner,score_1,score_2,turns"
 
 
 def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path, pairs_of) -> None:

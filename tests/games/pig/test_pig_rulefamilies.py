@@ -131,7 +131,7 @@ def test_a_simulated_rule_against_optimal_play_lands_in_its_interval(judge40: rf
     target, n = 40, 20_000
     rule = rf.SHAPE["pace+end"].threshold
     table = judge40.table
-    _, winner = pig_games(
+    _, winner, _ = pig_games(
         [lambda m, t, k: k >= rule(numbers, m, t, target),
          lambda m, t, k: table[m, t, np.minimum(k, target)]], target, n, generator(11))
     p_first = judge40.against_optimal("pace+end", numbers)[0]
@@ -171,7 +171,7 @@ def test_published_figures_to_100_and_the_card_rule_simulated() -> None:
     assert paper.p_first <= judge.optimal_first and paper.mean > hold20.mean
     card_rule, n = ("pace+ends", (69, 73, 21, 8)), 20_000
     rule, table = rf.SHAPE[card_rule[0]].threshold, judge.table
-    _, winner = pig_games(
+    _, winner, _ = pig_games(
         [lambda m, t, k: k >= rule(card_rule[1], m, t, 100),
          lambda m, t, k: table[m, t, np.minimum(k, 100)]], 100, n, generator(12))
     p_first = judge.against_optimal(*card_rule)[0]

@@ -22,7 +22,7 @@ def test_pig_games_land_inside_the_exact_interval() -> None:
     duel = pp.PigDuel(target, policies=(pp.PigPolicy(None), pp.PigPolicy(20)))
     solution = pp.solve_duel(duel)
     table = pp.hold_table(duel, solution, 0)
-    scores, winner = pig_games([lambda m, t, k: table[m, t, np.minimum(k, target)],
+    scores, winner, _ = pig_games([lambda m, t, k: table[m, t, np.minimum(k, target)],
                                 lambda m, t, k: k >= 20], target, n, generator(8))
     assert np.all(scores.max(axis=1) >= target) and np.all(scores.min(axis=1) < target)
     assert np.array_equal(winner, scores.argmax(axis=1))

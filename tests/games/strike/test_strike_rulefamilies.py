@@ -150,7 +150,7 @@ def test_a_simulation_of_the_cards_rule_lands_in_its_interval(strike_frontier) -
     duel = StrikeDuel(2, 9, policies=(StrikePolicy("card", strike_frontier[-1].rule), OPTIMAL))
     solution = solve_duel(duel)
     exact = float(win_chances(duel, solution)[0])
-    winner, _ = strike_games(duel, Moves(duel, solution), GAMES, generator(15))
+    winner, _, _ = strike_games(duel, Moves(duel, solution), GAMES, generator(15))
     assert abs(binomial_z(int((winner == 0).sum()), GAMES, exact)) < Z
 
 

@@ -50,7 +50,7 @@ def p_value(duel: StrikeDuel, exact: list, winner: np.ndarray, stock: np.ndarray
 def test_games_land_inside_the_exact_distribution(policies: tuple[StrikePolicy, StrikePolicy]
                                                   ) -> None:
     duel, moves, exact = solved(5, policies)
-    winner, stock = strike_games(duel, moves, 3_000, generator(21))
+    winner, stock, _ = strike_games(duel, moves, 3_000, generator(21))
     assert p_value(duel, exact, winner, stock) > 0.001
 
 
@@ -60,7 +60,7 @@ def test_never_hit_is_rejected_at_its_stated_size() -> None:
     assert power(exact, wrong, NEVER_HIT_GAMES) >= 0.999 > power(exact, wrong,
                                                                  NEVER_HIT_GAMES - 50)
     for seed in range(10):
-        winner, stock = strike_games(duel, moves, NEVER_HIT_GAMES, generator(seed), hit=0.0)
+        winner, stock, _ = strike_games(duel, moves, NEVER_HIT_GAMES, generator(seed), hit=0.0)
         assert p_value(duel, exact, winner, stock) < 0.001, seed
 
 
