@@ -2,7 +2,8 @@
 
 Every command reads its input in two steps before any work: the parameter types (bounds, files,
 policy names), then one validation of the request as a whole (the die, the position, the
-options that go together); the costs are checked before each solve (`cost`)."""
+options that go together); each solve is refused first when its estimated cost is past the
+budget (`cost`)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ from solver.games.dalek.rules import (
     Rules,
     TurnState,
 )
-from solver.games.dalek.turn import check_position, compile_turn
+from solver.games.dalek.turn import compile_turn, validate_position
 from solver.games.dalek.typed import kept_state, parse_dice, parse_roll
 from solver.progress import Progress
 
@@ -61,7 +62,7 @@ FORCE_HELP = ("Run it even if it is estimated to take longer than the time budge
 
 def rules_options(command):
     """The die, the number of dice, the tie rule and --force: shared by every Dalek Dice
-    command, which receives them read and checked as `rules` (and `force`)."""
+    command, which receives them read and validated as `rules` (and `force`)."""
     @functools.wraps(command)
     def read(*args, faces, die_file, dice, tie_rule, **kwargs):
         return command(*args, rules=parse_rules(faces, die_file, dice, tie_rule), **kwargs)
@@ -108,7 +109,7 @@ def race_options(command):
 
 
 class PolicyName(click.ParamType):
-    """A policy's name (`policies.read_policy_name`), checked when the command line is read: a
+    """A policy's name (`policies.read_policy_name`), validated when the command line is read: a
     policy table's file must exist and be readable. The name itself is passed on."""
 
     name = "policy"
@@ -156,7 +157,7 @@ def _race(rules: Rules, players: int, target: int, tie_value, force: bool) -> Da
 def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: int | None,
                    target: int, tie_value, force: bool) -> tuple[DalekRace, Position]:
     """The race a --scores position belongs to (as many players as scores), and the position
-    with `seat` (as players count them) to move, checked."""
+    with `seat` (as players count them) to move, validated."""
     players = len(scores) if players is None else players
     if players != len(scores):
         raise InputError(f"--scores gives {len(scores)} scores but --players is {players}")
@@ -173,7 +174,7 @@ def engine_for(race: DalekRace, exact: bool) -> tuple[str, str | None]:
 
 def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
             ) -> RaceValues:
-    """The race solved (read from the cache when possible), after its cost is checked."""
+    """The race solved (read from the cache when possible), unless its cost is refused."""
     engine, checkpoint = engine_for(race, exact)
     with Progress(f"solving {race.players}-player race to {race.target}", quiet) as progress:
         return solve_race(race, exact=exact, use_cache=not no_cache, force=force, engine=engine,
@@ -363,7 +364,7 @@ def best_move(rules, force, roll_text, kept_text, humans, daleks, doctors, exter
                          f"not both")
     else:
         state = kept_state(rules, parse_dice(rules, kept_text, "dice kept"), rolled)
-    check_position(rules, state)
+    validate_position(rules, state)
     if scores is None:
         race_only = given("seat", "players", "target", "tie_value")
         if race_only:
@@ -456,13 +457,13 @@ def table_command(rules, force, players, target, tie_value, quiet, no_cache, rac
 
 
 def _folder(out: str | None, default: str) -> Path:
-    """The folder to write: --out (checked as it was read) or the default, checked now."""
-    from solver.tables import check_output
+    """The folder to write: --out (validated as it was read) or the default, validated now."""
+    from solver.tables import writable
 
     if out is not None:
         return Path(out)
     try:
-        return check_output(default, directory=True)
+        return writable(default, directory=True)
     except ValueError as error:
         raise InputError(f"cannot write the table to {default}: {error} (or give --out)") \
             from None

@@ -1,4 +1,4 @@
-"""The files a Dalek Dice user gives, read and checked against the rules: the die file
+"""The files a Dalek Dice user gives, read and validated against the rules: the die file
 (`--die-file`, JSON or TOML), and rows of moves (a policy table of `dice-solver dalek table`, or a
 decision log of `verify --decisions`, scored here against optimal play)."""
 
@@ -73,7 +73,7 @@ MOVE_COLUMNS = (*FIELDS, "roll", "keep", "then")  # a move in a policy table or 
 
 @dataclass
 class Moves:
-    """Rows of (position, move) read from a file, checked against the rules."""
+    """Rows of (position, move) read from a file, validated against the rules."""
 
     lines: np.ndarray  # the file line of each row (1 = header)
     pair: np.ndarray
@@ -106,18 +106,18 @@ def read_moves(pairs: Pairs, path: str, what: str) -> Moves:
         if any(c for f, c in enumerate(counts) if f not in keepable):
             raise InputError(f"{what} line {line}: only Human and Dalek dice are kept by choice")
         kept[r] = [counts[f] for f in keepable]
-    _check_rows(fields, rolled.sum(axis=1) == fields[:, TO_ROLL], lines, what,
+    _validate_rows(fields, rolled.sum(axis=1) == fields[:, TO_ROLL], lines, what,
                 "the roll shows {shown} dice but {to_roll} were to roll",
                 shown=rolled.sum(axis=1), to_roll=fields[:, TO_ROLL])
     state = pairs.states(fields)
-    _check_rows(fields, state >= 0, lines, what, "no turn reaches this position ({state})")
+    _validate_rows(fields, state >= 0, lines, what, "no turn reaches this position ({state})")
     pair = pairs.pair(state, rolled)
-    _check_rows(fields, pairs.choice[0, pair] >= 0, lines, what,
+    _validate_rows(fields, pairs.choice[0, pair] >= 0, lines, what,
                 "the third Doctor ends the turn on this roll: there is no move to make")
-    _check_rows(fields, rules.may_keep(rolled, kept), lines, what,
+    _validate_rows(fields, rules.may_keep(rolled, kept), lines, what,
                 "this keep is not allowed (it must be in the roll, and one die must be kept)")
     _, score = Play(rules).roll(fields, rolled, kept, np.full(len(rows), ROLL_CODE))
-    _check_rows(fields, (score != NOT_OVER) == (then == END_CODE), lines, what,
+    _validate_rows(fields, (score != NOT_OVER) == (then == END_CODE), lines, what,
                 "'then' must be 'end' exactly when the keep ends the turn")
     extra = {name: [row[i] for row in rows] for name, i in columns.items()
              if name not in MOVE_COLUMNS}
@@ -136,7 +136,7 @@ def _reason(error: Exception) -> str:
         "expected whole numbers, faces such as 'H4 D3' (or '-') and then end, stop or roll"
 
 
-def _check_rows(fields: np.ndarray, ok: np.ndarray, lines: np.ndarray, what: str, message: str,
+def _validate_rows(fields: np.ndarray, ok: np.ndarray, lines: np.ndarray, what: str, message: str,
                 **values: np.ndarray) -> None:
     """Raise for the first row that is not ok, naming its line and position."""
     bad = np.flatnonzero(~ok)

@@ -220,7 +220,7 @@ def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]
         after, score = play.roll(pairs.fields[live].repeat(count, axis=0), pairs.rolled[pair],
                                  policy.keep[pair], policy.then[pair])
         going = score == NOT_OVER
-        _check_moves(policy, pair[going & (policy.then[pair] != ROLL_CODE)])
+        _validate_moves(policy, pair[going & (policy.then[pair] != ROLL_CODE)])
         share = np.repeat(mass[live] // outcomes.denominator, count) * \
             np.tile(np.array(outcomes.weights, dtype=object), len(live))
         for s, m in zip(score[~going].tolist(), share[~going].tolist()):
@@ -233,7 +233,7 @@ def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]
     return [Fraction(scores.get(s, 0), scale) for s in range(top + 1)]
 
 
-def _check_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
+def _validate_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
     """A turn that goes on needs the policy's stop-or-roll: a table that leaves it out fails."""
     if len(missing):
         pairs = policy.pairs

@@ -350,7 +350,7 @@ def learned(pairs: Pairs, bases: list[Learned], target: int, force: bool = False
     bases before, else searched (refused first if estimated past the budget, unless `force`);
     and whether it came from the cache."""
     from solver import cache
-    from solver.limits import check
+    from solver.limits import refuse
 
     rules = pairs.rules
     names = [f.name for f in fields(TurnRule)]
@@ -367,7 +367,7 @@ def learned(pairs: Pairs, bases: list[Learned], target: int, force: bool = False
     if stored is not None:
         return [_from_row(numbers, row, names) for numbers, row in
                 zip(stored["numbers"].tolist(), stored["values"].tolist())], True
-    check(f"the search for race rules to {target} ({len(bases)} one-turn rules as bases)",
+    refuse(f"the search for race rules to {target} ({len(bases)} one-turn rules as bases)",
           *search_cost(pairs, len(bases), target), force)
     rows = learn(RaceRules(Rulebook(pairs)), bases, target, log=log)
     cache.store(key, {

@@ -1,7 +1,7 @@
 """Dalek Dice as the rulebook states it (numbers refer to docs/rules.md, "Dalek Dice").
 
 Every rule of the game is written here once; the turn graph, the policies, the simulator and the
-move checks all play by these functions. The die is data: faces named H<n> (a Human worth n),
+move validation all play by these functions. The die is data: faces named H<n> (a Human worth n),
 D<n> (a Dalek worth n), DOC (The Doctor) and EXT (Exterminate!). A turn's state is five numbers
 (`FIELDS`); the rules that move it take them along the last axis of an array, so one call plays
 one roll or a million side by side, and the scoring rules work on plain integers too. The race

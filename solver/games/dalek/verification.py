@@ -32,7 +32,6 @@ from solver.verification import (
     Alternatives,
     Judging,
     Watch,
-    check_options,
     finish_run,
     no_samples,
     regret_report,
@@ -40,6 +39,7 @@ from solver.verification import (
     run_options,
     score_verdict,
     timed,
+    verify_options,
     winner_verdict,
 )
 
@@ -67,7 +67,7 @@ def play_options(command):
 
 def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> arrays.Pairs:
     """The turn's (state, roll) pairs, once the cost of building the turn and of the turn
-    policies named (played exactly with `exact`) is checked."""
+    policies named (played exactly with `exact`) is within the budget (else refused)."""
     turn = compile_turn(rules, force=force)
     fixed = sum(dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in policies)
     cost.check_turn(turn, force, policies=fixed * (1 + exact))
@@ -124,7 +124,7 @@ def simulate(rules, force, policy, opponent, target, count, seed, out, decisions
 
 def _duel(pairs: arrays.Pairs, policy: str, opponent: str, target: int, count: int, rng,
           force: bool, bug: str | None = None) -> tuple[list[str], list, dict]:
-    """Races between seat 1 (`policy`) and seat 2 (`opponent`), after their cost is checked:
+    """Races between seat 1 (`policy`) and seat 2 (`opponent`), unless their cost is refused:
     the race solved for a "win" seat, and the games played (with `bug`, deliberately
     wrong)."""
     policies = (dp.parse_policy(policy, pairs, duel=True),
@@ -154,7 +154,7 @@ def weighted(die) -> list[str]:
 
 @click.command("dalek")
 @play_options
-@check_options
+@verify_options
 @json_option
 def verify(rules, force, policy, opponent, target, samples, decisions, alpha, test, top,
            as_json, watch) -> None:

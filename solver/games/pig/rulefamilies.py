@@ -203,7 +203,7 @@ def learned(target: int, force: bool = False) -> tuple[list[Rule], list[Rule], f
     key hashes the search and Pig's modules, not the engine's: the optimal policy is the
     engine's answer, not its implementation (as the Time of the Daleks rules do)."""
     from solver import cache
-    from solver.limits import check
+    from solver.limits import refuse
 
     key = {"game": "pig_rules", "target": target, "seed": SEED,
            "code": cache.code_hash("solver.rulesearch", "solver.games.pig.rules",
@@ -216,7 +216,7 @@ def learned(target: int, force: bool = False) -> tuple[list[Rule], list[Rule], f
                 zip(stored["rules"].tolist(), stored["numbers"].tolist())]
         count = int(stored["frontier"])
         return rows[:count], rows[count:], float(stored["optimal_first"]), True
-    check(f"the search for Pig rules to {target}", *search_cost(target), force)
+    refuse(f"the search for Pig rules to {target}", *search_cost(target), force)
     best, paper, optimal_first = learn(target)
     rows = best + paper
     width = max(r.size for r in rows)

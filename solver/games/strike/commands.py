@@ -25,7 +25,7 @@ from solver.commands import (
 from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike import report as strike_report
-from solver.games.strike.cost import check_solves, positions
+from solver.games.strike.cost import positions, refuse_solves
 from solver.games.strike.model import Position, Strike
 from solver.games.strike.rules import (
     DEFAULT_EDITION,
@@ -144,7 +144,7 @@ def readings_text(game: Strike) -> str:
 def solve_checked(game: Strike, start, exact: bool, quiet: bool, force: bool,
                   in_play: int | None = None):
     """Solve from `start`, refused first if estimated too long or too large (cost.py)."""
-    check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
+    refuse_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
                  f"{' exactly' if exact else ''}", [game], exact, force, in_play)
     with Progress(f"solving {game.players}-player Strike", quiet) as progress:
         return solve(game, start, exact=exact, progress=progress.steps)
@@ -364,11 +364,11 @@ def table_command(out, players, edition, dice, quiet, no_cache, force, as_json, 
 
 
 def _folder(default: str) -> Path:
-    """The default folder to write, checked now (as --out is when read)."""
-    from solver.tables import check_output
+    """The default folder to write, validated now (as --out is when read)."""
+    from solver.tables import writable
 
     try:
-        return check_output(default, directory=True)
+        return writable(default, directory=True)
     except ValueError as error:
         raise InputError(f"cannot write the table to {default}: {error} (or give --out)") \
             from None

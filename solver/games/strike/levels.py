@@ -439,7 +439,7 @@ def check(game: Strike, force: bool = False) -> None:
     from solver import limits
 
     seconds, memory = estimate(game)
-    limits.check(f"solving {game.players}-player Strike with {game.dice} dice each", seconds,
+    limits.refuse(f"solving {game.players}-player Strike with {game.dice} dice each", seconds,
                  memory, force)
 
 

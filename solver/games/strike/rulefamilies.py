@@ -120,7 +120,7 @@ def learned() -> tuple[list[Learned], bool]:
     import numpy as np
 
     from solver import cache
-    from solver.limits import check
+    from solver.limits import refuse
 
     # the game's code and the search's, not the engine's (its changes keep every value, which
     # its own tests hold), as totd's tool rules
@@ -132,7 +132,7 @@ def learned() -> tuple[list[Learned], bool]:
     if stored is not None:
         return [_row(ThrowRule(*numbers), size, PLAYERS, DICE) for numbers, size in
                 zip(stored["rules"].tolist(), stored["sizes"].tolist())], True
-    check("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES)
+    refuse("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES)
     rows = learn()
     cache.store(key, {"rules": np.array([[getattr(r.rule, n) for n in NAMES] for r in rows],
                                         dtype=np.int64),

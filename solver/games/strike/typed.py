@@ -34,7 +34,7 @@ def read_dice(text: str, what: str, after_throw: bool = False, setup: bool = Fal
         elif RUN.fullmatch(token):
             dice += [int(digit) for digit in token]
         elif NUMBER.fullmatch(token):
-            dice.append(int(token))  # out of range: refused by the position's checks
+            dice.append(int(token))  # out of range: refused by the position's validation
         else:
             example = "3 3 5 X" if after_throw else "2 4 5 (or 2,4,5 or 245)"
             raise InputError(f"{what} lists the dice one by one, e.g. {example}; "

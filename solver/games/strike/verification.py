@@ -23,7 +23,7 @@ from solver.games.strike.commands import (
     readings_text,
     throw_options,
 )
-from solver.games.strike.cost import check_solves
+from solver.games.strike.cost import refuse_solves
 from solver.games.strike.policies import (
     OPTIMAL,
     Moves,
@@ -43,12 +43,12 @@ from solver.samples import read_outcomes
 from solver.verification import (
     Alternatives,
     Judging,
-    check_options,
     finish_run,
     outcome_verdict,
     run_command,
     run_options,
     timed,
+    verify_options,
 )
 
 
@@ -78,7 +78,7 @@ def duel_of(players: int, edition: str, dice: int | None, policy: str, opponent:
 
 def solved(game: StrikeDuel, exact: bool, force: bool):
     """The game solved, refused first if estimated too long or too large (cost.py)."""
-    check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
+    refuse_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
                  f"{' exactly' if exact else ''}", [game], exact, force)
     return solve_duel(game, exact=exact)
 
@@ -121,7 +121,7 @@ def simulate(players, edition, dice, policy, opponent, force, never_hit, bug, co
 @click.command("strike")
 @play_options
 @click.option("--exact", is_flag=True, help="Exact probabilities (small games only).")
-@check_options
+@verify_options
 @json_option
 def verify(players, edition, dice, policy, opponent, force, exact, samples, decisions, alpha,
            test, top, as_json, watch, **model) -> None:

@@ -27,7 +27,7 @@ def load_game(path: str | None = None) -> Game:
     file = path if path else str(DATA_FILE)
     data = _read_json(file)
     symbols, colours, supply, faces = _dice_fields(file, data)
-    _check_dice_fields(file, symbols, colours, supply)
+    _validate_dice_fields(file, symbols, colours, supply)
     dice = tuple(_die(file, colour, table, symbols) for colour, table in zip(colours, faces))
     source = data.get("source", "")
     return Game(symbols, colours, dice, supply, source if isinstance(source, str) else "")
@@ -69,7 +69,7 @@ def _dice_fields(file: str, data: dict) -> tuple[tuple[str, ...], tuple[str, ...
     return tuple(symbols), tuple(str(c).lower() for c in dice), supply, faces
 
 
-def _check_dice_fields(file: str, symbols: tuple, colours: tuple[str, ...],
+def _validate_dice_fields(file: str, symbols: tuple, colours: tuple[str, ...],
                        supply: tuple) -> None:
     """Distinct symbols and colours (words the options can name), Black among the colours, and
     whole numbers of dice."""

@@ -130,7 +130,7 @@ def learned() -> tuple[list[Learned], bool]:
     (refused first if estimated past the time budget: its size is fixed, so no --force; a
     larger $DICE_SOLVER_BUDGET lets it run); and whether it came from the cache."""
     from solver import cache
-    from solver.limits import check
+    from solver.limits import refuse
 
     key = {"game": "totd_tool_rules", "seed": SEED,
            "code": cache.code_hash("solver.rulesearch", "solver.games.totd.rules",
@@ -139,7 +139,7 @@ def learned() -> tuple[list[Learned], bool]:
     if stored is not None:
         return [_from_row(choices, text) for choices, text in
                 zip(stored["choices"].tolist(), stored["values"].tolist())], True
-    check("the search for tool rules", SEARCH_SECONDS, SEARCH_BYTES)
+    refuse("the search for tool rules", SEARCH_SECONDS, SEARCH_BYTES)
     rows = learn()
     import numpy as np
 

@@ -188,7 +188,7 @@ class Adventure:
     sonic_on: str = OWN_POOL  # reading 6: the dice a Doctor's Sonic tokens act on
 
     def __post_init__(self) -> None:
-        check_supply(self.game, tuple(sum(d.pool[c] for d in self.doctors)
+        validate_supply(self.game, tuple(sum(d.pool[c] for d in self.doctors)
                                       for c in range(len(self.game.colours))))
         if self.shared.sonic:
             raise InputError("Sonic Charge tokens belong to a Doctor, not to an Any Adventure card")
@@ -226,7 +226,7 @@ def focus(game: Game, pool: Pool, colour: int, taken: Pool | None = None) -> Poo
     return tuple(n - (c == game.black) + (c == colour) for c, n in enumerate(pool))
 
 
-def check_daleks(daleks: int) -> None:
+def validate_daleks(daleks: int) -> None:
     """Reading 3: Dalek markers are counted (one die each is Exterminated)."""
     if daleks < 0:
         raise InputError(f"the number of Daleks cannot be negative ({daleks})")
@@ -263,7 +263,7 @@ class Call:
     daleks: int = 0
 
     def __post_init__(self) -> None:
-        check_daleks(self.daleks)
+        validate_daleks(self.daleks)
         if self.helper_dice == OWN and not any(self.helper.pool):
             raise InputError("--helper-dice own: give the helper's own dice, e.g. --helper "
                              "\"black=2 blue=1; sonic 2\"")
@@ -322,18 +322,18 @@ def _spare(need: tuple[int, ...], counts: list[int]) -> int:
 
 
 # ---- what a pool may hold ----------------------------------------------------------------------
-def check_pool_size(game: Game, pool: Pool) -> Pool:
+def validate_pool_size(game: Game, pool: Pool) -> Pool:
     """Reading 3: a pool holds 1 to 8 dice (and no more than the supply)."""
     if not any(pool):
         raise InputError("the pool has no dice")
     if sum(pool) > POOL_LIMIT:
         raise InputError(f"a dice pool holds at most {POOL_LIMIT} dice, not {sum(pool)} "
                          f"(use `totd build` to choose which to discard)")
-    check_supply(game, pool)
+    validate_supply(game, pool)
     return pool
 
 
-def check_supply(game: Game, pool: Pool, whose: str = "") -> None:
+def validate_supply(game: Game, pool: Pool, whose: str = "") -> None:
     """Reading 1: no more dice of a colour than the game has (`whose` says whose dice)."""
     for colour, (n, supply) in enumerate(zip(pool, game.supply)):
         if n > supply:

@@ -22,7 +22,7 @@ from solver.games.totd.rules import (
     Pool,
     Reroll,
     Tools,
-    check_pool_size,
+    validate_pool_size,
 )
 
 _TIMES = ("x", "\u00d7", "*")  # "Science x2", also with a multiplication sign or a star
@@ -139,7 +139,7 @@ def solo_adventure(game: Game, need: str, pool: Pool, sonic: int, rerolls: tuple
                    changes: tuple[str, ...], printed_faces: bool = False) -> Adventure:
     """One Doctor's Adventure, without help: a pool of 1 to 8 dice, the Doctor's tools and the
     Challenge, in the player's words."""
-    doctor = Doctor(check_pool_size(game, pool), make_tools(game, sonic, rerolls, changes))
+    doctor = Doctor(validate_pool_size(game, pool), make_tools(game, sonic, rerolls, changes))
     return Adventure(game, parse_challenge(game, need), (doctor,), printed_faces=printed_faces)
 
 

@@ -17,18 +17,18 @@ from solver.games.totd.commands import (
     need_option,
     tool_options,
 )
-from solver.games.totd.cost import check_plan, check_solves
+from solver.games.totd.cost import refuse_plan, refuse_solves
 from solver.games.totd.policies import REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.simulator import totd_adventures
 from solver.outcomes import Outcomes, score
 from solver.verification import (
     Judging,
-    check_options,
     finish_run,
     outcome_verdict,
     run_command,
     run_options,
     timed,
+    verify_options,
 )
 
 
@@ -59,7 +59,7 @@ def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed
         raise InputError("our simulator plays the reroll-unneeded plan; optimal play is "
                          "verified against the solver (verify totd --policy optimal)")
     plan = Plan(adventure_of(need, pool, dice_file, sonic, rerolls, changes))
-    check_plan(f"playing {count:,} Adventures", plan.adventure, force, count)
+    refuse_plan(f"playing {count:,} Adventures", plan.adventure, force, count)
     comment = run_command("totd", need=need, pool=pool, sonic=sonic,
                        reroll=tuple(rerolls), change=tuple(changes),
                        policy=REROLL_UNNEEDED.name, n=count,
@@ -72,7 +72,7 @@ def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed
 
 @click.command("totd")
 @play_options
-@check_options
+@verify_options
 @force_option
 @json_option
 def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisions, alpha,
@@ -83,9 +83,9 @@ def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, deci
     adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
     chosen = parse_policy(policy)
     if chosen.optimal:
-        check_solves("this solve", [], [adventure], force)
+        refuse_solves("this solve", [], [adventure], force)
     else:
-        check_plan("the plan's exact value", adventure, force)
+        refuse_plan("the plan's exact value", adventure, force)
     success = chosen.success(adventure)
     tools = adventure.doctors[0].tools.text(adventure.game)
     title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen.name}"

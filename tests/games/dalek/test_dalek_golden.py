@@ -22,8 +22,8 @@ from solver.games.dalek.rules import Rules, TurnState
 from solver.games.dalek.turn import (
     CompiledTurn,
     PointsSolution,
-    check_position,
     position_options,
+    validate_position,
 )
 from solver.games.dalek.typed import parse_roll
 
@@ -58,7 +58,7 @@ class Position:
             assert self.state == self.rules.start() and line["best"] is None
         else:
             assert sum(self.rolled) == self.state.to_roll
-            check_position(self.rules, self.state)
+            validate_position(self.rules, self.state)
 
 
 @pytest.fixture
