@@ -14,8 +14,8 @@ the goal is always held. Each family is a few integers:
   rule is as several independent implementations quote it from the paper, and the paper's own
   figures for it are not checked here);
 - pace+ends: the same with one end-race score for your own score and one for theirs.
-`round` rounds halves up (floor(x + 1/2), as Java's Math.round does; docs/rules.md, reading
-17).
+`round` rounds halves up (floor(x + 1/2), as Java's Math.round does; docs/rules.md, Pig
+reading 3).
 
 A rule is valued by its win probability against the optimal player (the policy of optimal
 play, policies.hold_table of optimal against optimal, fixed), going first and going second,
