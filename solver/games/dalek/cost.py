@@ -109,7 +109,7 @@ def check_build(rules: Rules, force: bool) -> None:
     """Refuse to build a turn graph that would take too long or too much memory."""
     pairs = turn_pairs(rules)
     refuse(f"building the turn of {rules.dice} dice ({pairs:,} (state, roll) pairs)",
-          pairs * BUILD_SECONDS_PER_PAIR, PROCESS_BYTES + pairs * BUILD_BYTES_PER_PAIR, force)
+           pairs * BUILD_SECONDS_PER_PAIR, PROCESS_BYTES + pairs * BUILD_BYTES_PER_PAIR, force)
 
 
 def check_turn(turn, force: bool, exact: int = 0, policies: int = 0) -> None:
@@ -123,7 +123,7 @@ def check_turn(turn, force: bool, exact: int = 0, policies: int = 0) -> None:
     memory = PROCESS_BYTES + max(bool(exact) * elements * EXACT_BYTES_PER_ELEMENT,
                                  bool(policies) * pairs * POLICY_BYTES_PER_PAIR)
     refuse(f"the exact values of the turn of {turn.rules.dice} dice ({elements:,} nodes and "
-          f"edges)", seconds, memory, force)
+           f"edges)", seconds, memory, force)
 
 
 def _denominator_bits(rules: Rules) -> int:
@@ -175,7 +175,7 @@ def check_race(race, exact: bool, force: bool) -> None:
     before, final = race_positions(race)
     seconds, memory = race_cost(race, exact)
     refuse(f"the {race.players}-player race to {race.target} ({before + final:,} positions"
-          f"{', exactly' if exact else ''})", seconds, memory, force)
+           f"{', exactly' if exact else ''})", seconds, memory, force)
 
 
 def check_contrast(race, positions: int, force: bool) -> None:
@@ -185,7 +185,7 @@ def check_contrast(race, positions: int, force: bool) -> None:
     graph = race.turn.graph
     seconds = positions * (graph.size + graph.edges) * RACE_SECONDS_PER_ELEMENT[False]
     refuse(f"comparing the turns of {positions:,} positions", seconds,
-          RACE_BYTES + (graph.size + graph.edges) * RACE_BYTES_PER_ELEMENT, force)
+           RACE_BYTES + (graph.size + graph.edges) * RACE_BYTES_PER_ELEMENT, force)
 
 
 def mean_points(pairs, policy) -> float:
@@ -239,4 +239,4 @@ def check_decisions(turns: int, force: bool) -> None:
     (each move becomes a line of text, held until the file is written)."""
     moves = turns * MOVES_PER_TURN
     refuse(f"a decision log of {turns:,} turns", moves * DECISION_SECONDS,
-          moves * DECISION_BYTES, force)
+           moves * DECISION_BYTES, force)

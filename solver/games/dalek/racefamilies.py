@@ -368,7 +368,7 @@ def learned(pairs: Pairs, bases: list[Learned], target: int, force: bool = False
         return [_from_row(numbers, row, names) for numbers, row in
                 zip(stored["numbers"].tolist(), stored["values"].tolist())], True
     refuse(f"the search for race rules to {target} ({len(bases)} one-turn rules as bases)",
-          *search_cost(pairs, len(bases), target), force)
+           *search_cost(pairs, len(bases), target), force)
     rows = learn(RaceRules(Rulebook(pairs)), bases, target, log=log)
     cache.store(key, {
         "numbers": np.array([[r.size, r.rule.a, r.rule.b] +

@@ -105,7 +105,7 @@ def duel(first, second, target, exact, force, as_json) -> None:
     start = time.perf_counter()
     duel = pp.PigDuel(target, policies=(pp.parse_policy(first), pp.parse_policy(second)))
     refuse_solves(f"a Pig duel to {target}", target, [[p.hold for p in duel.policies]], exact,
-                 force)
+                  force)
     chances = pp.win_chances(duel, pp.solve_duel(duel, exact=exact))
     seats = []
     for seat, (policy, p) in enumerate(zip(duel.policies, chances)):

@@ -49,7 +49,7 @@ def solve_cost(target: int, holds: Sequence[int | None], exact: bool) -> tuple[f
 
 
 def refuse_solves(what: str, target: int, plays: Sequence[Sequence[int | None]], exact: bool,
-                 force: bool) -> None:
+                  force: bool) -> None:
     """Refuse `what` before it starts if its solves (one per entry of `plays`, the seats'
     holds; each freed before the next) would take too long or too much memory."""
     costs = [solve_cost(target, holds, exact) for holds in plays]

@@ -56,7 +56,7 @@ def refuse_duel(duel: pp.PigDuel, exact: bool, force: bool) -> None:
     """Refuse a duel whose solve is estimated too long or too large (cost.py); a duel of two
     "hold N" seats is solved too (the engine values the game both policies make)."""
     refuse_solves(f"a Pig duel to {duel.target}", duel.target,
-                 [[p.hold for p in duel.policies]], exact, force)
+                  [[p.hold for p in duel.policies]], exact, force)
 
 
 @click.command("pig")

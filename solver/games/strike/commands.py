@@ -145,7 +145,7 @@ def solve_checked(game: Strike, start, exact: bool, quiet: bool, force: bool,
                   in_play: int | None = None):
     """Solve from `start`, refused first if estimated too long or too large (cost.py)."""
     refuse_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
-                 f"{' exactly' if exact else ''}", [game], exact, force, in_play)
+                  f"{' exactly' if exact else ''}", [game], exact, force, in_play)
     with Progress(f"solving {game.players}-player Strike", quiet) as progress:
         return solve(game, start, exact=exact, progress=progress.steps)
 

@@ -64,7 +64,7 @@ def solve_cost(game: Strike, exact: bool, in_play: int | None = None) -> tuple[f
 
 
 def refuse_solves(what: str, games: list[Strike], exact: bool, force: bool,
-                 in_play: int | None = None) -> None:
+                  in_play: int | None = None) -> None:
     """Refuse `what` before it starts if its solves (one after the other, each freed before
     the next) would take too long or too much memory."""
     costs = [solve_cost(game, exact, in_play) for game in games]

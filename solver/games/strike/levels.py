@@ -440,7 +440,7 @@ def check(game: Strike, force: bool = False) -> None:
 
     seconds, memory = estimate(game)
     limits.refuse(f"solving {game.players}-player Strike with {game.dice} dice each", seconds,
-                 memory, force)
+                  memory, force)
 
 
 def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=None

@@ -79,7 +79,7 @@ def duel_of(players: int, edition: str, dice: int | None, policy: str, opponent:
 def solved(game: StrikeDuel, exact: bool, force: bool):
     """The game solved, refused first if estimated too long or too large (cost.py)."""
     refuse_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
-                 f"{' exactly' if exact else ''}", [game], exact, force)
+                  f"{' exactly' if exact else ''}", [game], exact, force)
     return solve_duel(game, exact=exact)
 
 

@@ -54,7 +54,7 @@ def solve_cost(adventure: Adventure, exact: bool) -> tuple[float, float]:
 
 
 def refuse_solves(what: str, floats: Sequence[Adventure], exacts: Sequence[Adventure],
-                 force: bool) -> None:
+                  force: bool) -> None:
     """Refuse `what` before it starts if its float solves and exact solves (one after the
     other, each freed before the next) would take too long or too much memory."""
     costs = [solve_cost(a, False) for a in floats] + [solve_cost(a, True) for a in exacts]
@@ -77,6 +77,6 @@ def plan_cost(adventure: Adventure, adventures: int | None = None) -> float:
 
 
 def refuse_plan(what: str, adventure: Adventure, force: bool,
-               adventures: int | None = None) -> None:
+                adventures: int | None = None) -> None:
     """Refuse `what` before it starts if the re-roll plan would take too long."""
     refuse(what, plan_cost(adventure, adventures), 0, force)

@@ -252,7 +252,7 @@ def build(game: Game, need: tuple[int, ...], added: Pool, focuses: Focuses, dale
     candidates = [Adventure(game, need, (Doctor(b.pool, tools),), printed_faces=printed)
                   for b in found]
     refuse_solves(f"comparing {len(found):,} pools", candidates,
-                 _costliest(candidates, top) if exact else [], force)
+                  _costliest(candidates, top) if exact else [], force)
     rows = [_with_exact({"pool": pool_data(game, found[i].pool),
                          "swaps": [f"black->{game.colours[c]}" for c in found[i].swaps],
                          "discard": pool_data(game, found[i].discarded), "p_success": p}, e)
@@ -297,7 +297,7 @@ def call_for_help(adventure: Adventure, call: Call, exact: bool, force: bool = F
             for helped, helps in ways])
     every = [c for case in candidates for c in case]
     refuse_solves(f"comparing {len(every):,} pools to roll", every,
-                 [_costliest(case, 1)[0] for case in candidates] if exact else [], force)
+                  [_costliest(case, 1)[0] for case in candidates] if exact else [], force)
     results = []
     for (name, helped_limit, helper_limit, ways), case in zip(cases, candidates):
         [(best, p, e)] = rank(case, exact, 1)
