@@ -5,8 +5,9 @@ verdict (report.best_move or report.race_best_move: the same code, not a second
 implementation), takes the advice to be followed unless told otherwise (`took KEEP`, or
 `stop`), and keeps the dice kept, the turn, the scores and whose turn it is; after every turn it
 gives each seat's win chance. The advice plays for the win when the race is solved (read from
-the cache, or solved at the start when that is cheap, or with --race); otherwise for expected
-points, and it says so. `undo` steps back one line; a line it cannot read gets a one-line hint.
+the cache, or solved first with --race); otherwise for expected points, and it says so. The
+words every companion shares (solver.companion): `stop` (the mover banks the turn), `score`,
+`undo`, `help`, `quit` or `q`; a line it cannot read gets a one-line hint.
 With `--save FILE` every line taken is written to FILE (JSON: the game's setup and the lines),
 and a later run with the same file resumes where it stopped.
 """
@@ -14,13 +15,12 @@ and a later run with the same file resumes where it stopped.
 from __future__ import annotations
 
 import functools
-import sys
 from dataclasses import dataclass, replace
 
 import click
 
 from solver.commands import OutputPath
-from solver.companion import answer, read_save, replay
+from solver.companion import Table, read_save, replay
 from solver.errors import InputError
 from solver.faces import dice_words
 from solver.games.dalek import report as dalek_report
@@ -40,24 +40,17 @@ from solver.games.dalek.rules import (
 )
 from solver.games.dalek.turn import END, ROLL, STOP, compile_turn, place
 from solver.games.dalek.typed import parse_dice, parse_roll
-from solver.limits import budget, duration, memory_limit
+from solver.limits import duration
 
-CHEAP = 30.0  # seconds: a race estimated within this (and the budget) is solved at the start
-WORDS = ("undo", "stop", "score", "help", "took", "quit")
 HELP = """Type each roll as it happens, e.g. "2x H4 H2 D3 Doctor" (H4 or Human 4, D3 or Dalek 3,
-DOC or Doctor, EXT or Exterminate; any case; a count before or after a face). The advice is
-taken to be followed; then type the next roll (yours, or the next seat's), or:
+DOC or Doctor, EXT or Exterminate; any case; a count before or after a face). The advice plays
+for the win (each seat's win chance) when the race is solved: read from the cache, or solved
+first with --race (2 players to 60: a minute or two, once; then it is cached); otherwise it
+plays for expected points and says so. The advice is taken to be followed; then type the next
+roll (yours, or the next seat's), or:
   took KEEP [roll|stop]  you kept KEEP from the last roll instead ("took H4 D3", "took nothing
                          roll"); without roll or stop, the better of the two for that keep
-  stop                   the mover stops now and banks the turn
-  score                  the scores and whose turn it is
-  undo                   take back the last line
-  quit                   leave (with --save, the next run resumes here)
-  help                   this text
-The advice plays for the win (each seat's win chance) when the race is solved: read from the
-cache, solved at the start when estimated under 30 s (2 players to 60 is not: give --race once,
-about a minute or more, then it is cached), or with --race; otherwise it plays for expected
-points and says so."""
+  stop     the mover stops now and banks the turn"""
 
 
 @dataclass(frozen=True)
@@ -156,7 +149,20 @@ class Companion:
             raise InputError(f"keeping {dice_words(kept) or 'nothing'} ends the turn: no "
                              f"{action}")
         after = self.play(replace(last, taken=chosen))
-        return after, f"Taken: {_option_words(chosen)}.\n{self.said_after(after)}"
+        return after, f"Taken: {_option_words(chosen)}.{self.cost(last.advice, chosen)}\n" \
+                      f"{self.said_after(after)}"
+
+    def cost(self, advice: dict, chosen: dict) -> str:
+        """A word on what a keep other than the best costs, in the advice's own value."""
+        best = advice["best"]
+        lost = best["value"] - chosen["value"]
+        if chosen == best or lost <= 0:
+            return ""
+        if self.values is None:
+            return (f" It costs {lost:.2f} expected points against the advice "
+                    f"({_option_words(best)}: {best['value']:.2f}, this: {chosen['value']:.2f}).")
+        return (f" It costs {100 * lost:.1f} percentage points of win chance against the advice "
+                f"({_option_words(best)}: {best['value']:.1%}, this: {chosen['value']:.1%}).")
 
     def stop(self) -> tuple[Step, str]:
         """The mover stops: the keep of the last roll, then stop instead of rolling on."""
@@ -242,7 +248,21 @@ class Companion:
         return f"Seat {step.seat + 1}, roll {dice} {'die' if dice == 1 else 'dice'}:"
 
     def score(self) -> str:
-        return f"{self.scores_text(self.step)}\n{self.prompt(self.step)}"
+        """The scores; mid-turn, the mover's chance now (the value of the option taken: the
+        turn played on as advised), else each seat's at the start of the turn."""
+        step = self.step
+        last = step.last
+        if last is None or last.taken is None or last.taken["action"] != ROLL or step.over:
+            return f"{self.scores_text(step)}\n{self.prompt(step)}"
+        value = last.taken["value"]
+        kept = dice_words(dalek_report.face_list(self.rules, step.kept))
+        now = (f"{value:.2f} expected points for this turn" if self.values is None else
+               f"win chance {value:.1%}")
+        others = "" if self.values is None or self.players != 2 else \
+            f" (seat {2 - step.seat}: {1 - value:.1%})"
+        return (f"Scores: {', '.join(map(str, step.scores))}. Seat {step.seat + 1}'s turn so "
+                f"far: kept {kept} ({step.turn.humans} Humans, {step.turn.daleks} Daleks); "
+                f"now, playing on as advised: {now}{others}.\n{self.prompt(step)}")
 
 
 def _option_words(option: dict) -> str:
@@ -254,21 +274,22 @@ def _option_words(option: dict) -> str:
 # ---- the race --------------------------------------------------------------------------------
 def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
                 ) -> tuple[RaceValues | None, str]:
-    """The race's values if the advice can play for the win (cached; estimated under CHEAP
-    seconds; or `solve`, which --race sets and --points clears), and what the advice plays
-    for, in words."""
+    """The race's values if the advice can play for the win (cached, or solved now with
+    `solve`, which --race sets; --points clears it), and what the advice plays for, in
+    words. Without --race nothing is solved at start-up."""
     from solver import cache
 
     name = f"the {race.players}-player race to {race.target}"
     engine, _ = engine_for(race, False)
-    seconds, memory = solve_cost(race, False, engine)
-    cheap = seconds <= min(CHEAP, budget()) and memory <= memory_limit()
     cached = solve is not False and cache.load(cache_key(race, engine)) is not None
-    if not (cached or solve or (solve is None and cheap)):
-        why = " (--points)." if solve is False else \
-            f": {name} is not solved yet (about {duration(seconds)}; --race solves it first)."
-        return None, f"The advice plays for expected points{why}"
+    if not (cached or solve):
+        if solve is False:
+            return None, "The advice plays for expected points (--points)."
+        seconds, _ = solve_cost(race, False, engine)
+        return None, (f"The advice plays for expected points: {name} is not solved yet "
+                      f"(about {duration(seconds)}; --race solves it first).")
     if not (cached or quiet):
+        seconds, _ = solve_cost(race, False, engine)
         click.echo(f"Solving {name} (estimated {duration(seconds)}; cached afterwards)...",
                    err=True)
     values = solved(race, False, quiet, False, force)
@@ -313,9 +334,9 @@ def _die_from_a_file(command):
 @click.option("--target", type=click.IntRange(1, MAX_TARGET), default=DEFAULT_TARGET,
               show_default=True, help="The score that ends the game (the round is played out).")
 @click.option("--race/--points", "solve", default=None,
-              help=f"--race: solve the race first if it is not cached, to advise for the win "
-                   f"(within the time budget; --force past it); --points: advise for expected "
-                   f"points. Default: the race when cached or estimated under {CHEAP:.0f} s.")
+              help="--race: solve the race first if it is not cached, to advise for the win "
+                   "(within the time budget; --force past it); --points: advise for expected "
+                   "points. Default: the race when it is cached (nothing is solved unasked).")
 @click.option("--save", "save_file", type=OutputPath(), default=None,
               help="A JSON file that keeps the game after every line; if it holds this game, "
                    "play resumes where it stopped.")
@@ -326,21 +347,17 @@ def play(rules, force, players, target, solve, save_file, quiet) -> None:
     for you.
 
     The advice is taken to be followed. Words: took KEEP [roll|stop] (you kept something
-    else), stop (bank the turn now), score, undo, help, quit. Advice plays for the win when
-    the race is cached or cheap (see --race), else for expected points, and says which."""
+    else), stop (bank the turn now), score, undo, help, quit or q (leave). Advice plays for
+    the win when the race is cached (or solved first with --race), else for expected points,
+    and says which."""
     lines = read_save(save_file, "game", "Dalek Dice game", setup(rules, players, target),
                       _another) if save_file else []
     race = DalekRace(compile_turn(rules, force=force), players, target)
     values, plays_for = race_values(race, solve, quiet, force)
     companion = Companion(race, values)
     replay(companion.read, lines)
-    click.echo(f"Dalek Dice, {players} players to {target} ({rules.dice} dice: {rules.label}; "
-               f"tie rule {rules.tie_rule}). {plays_for}")
-    click.echo(companion.said[-1])
-    for raw in sys.stdin:
-        line = raw.strip()
-        if line.lower() == "quit":
-            break
-        if line:
-            click.echo(answer(companion, line, save_file, lambda: saved(companion), HELP,
-                               WORDS, longer=("took",)))
+    table = Table(companion, HELP, ("took",), longer=("took",), save_file=save_file,
+                  saved=lambda: saved(companion))
+    table.run(f"Dalek Dice, {players} players to {target} ({rules.dice} dice: {rules.label}; "
+              f"tie rule {rules.tie_rule}). {plays_for}\n{companion.said[-1]}",
+              lambda: "" if companion.step.over else "Left the game.")

@@ -21,7 +21,7 @@ from functools import cached_property
 import click
 
 from solver.commands import OutputPath
-from solver.companion import answer, read_save, replay, run
+from solver.companion import Table, read_save, replay
 from solver.engine.cyclic import Solution
 from solver.errors import InputError
 from solver.formatting import exact_text, percent
@@ -40,17 +40,14 @@ from solver.games.strike.commands import (
 from solver.games.strike.model import MID, SETUP, START, Position
 from solver.games.strike.typed import OUT, read_dice
 
-WORDS = ("pass", "undo", "score", "help", "stop")
+STOP = ("stop", "pass")  # the thrower ends the turn by choice
 HELP = """After each throw, type every die in the arena as it lies, before taking any: the
 numbers (1-5), X for a die showing X, out for a die that left the arena (missed it or was
 knocked out), e.g. "3 3 5 X" or "335 X". The companion takes matched dice back to the
 thrower's stock, puts X and out dice out of the game and leaves the rest in the arena. At
 setup, type the number placed.
-  pass     the thrower ends the turn (allowed after a throw that left every number different)
-  score    the stocks, the arena and whose turn it is
-  undo     take back the last line
-  stop     leave (with --save, the game is kept: run the same command to resume)
-  help     this text"""
+  stop     the thrower ends the turn (allowed after a throw that left every number
+           different; pass says the same)"""
 
 
 @dataclass(frozen=True)
@@ -96,8 +93,8 @@ class Companion:
         and what to do next; InputError if it cannot be taken."""
         state = self.state
         if state.winner is not None:
-            raise InputError("the game is over: type undo to take back a line, or stop")
-        if line.lower() == "pass":
+            raise InputError("the game is over: type undo to take back a line, or quit")
+        if line.lower() in STOP:
             said, after = self.passed(state)
         elif state.phase == SETUP:
             said, after = self.placed(state, line)
@@ -114,7 +111,7 @@ class Companion:
             raise InputError("a turn ends by choice only after a throw that left every number "
                              "different: the turn's first throw is a must")
         seat = rules.next_seat(state.mover, state.stocks)
-        return (f"Seat {state.mover + 1} passes.",
+        return (f"Seat {state.mover + 1} stops.",
                 replace(state, mover=seat, phase=START))
 
     def placed(self, state: State, line: str) -> tuple[str, State]:
@@ -137,10 +134,6 @@ class Companion:
         stock, mover = state.stocks[state.mover], state.mover
         thrown = rules.dice_thrown(stock, state.arena, state.phase == START)
         dice = read_dice(line, "the dice showing", after_throw=True)
-        wrong = next((d for d in dice if d not in (*rules.LABELS, rules.X, OUT)), None)
-        if wrong is not None:
-            raise InputError(f"a die shows 1 to {rules.NUMBERS} or X, not {wrong} (on dice "
-                             f"numbered 2 to 6, type one less)")
         if len(dice) != len(state.arena) + thrown:
             raise InputError(f"that is {_dice(len(dice))}, but {len(state.arena) + thrown} are "
                              f"in play (the {len(state.arena)} in the arena and the {thrown} "
@@ -206,7 +199,7 @@ class Companion:
             return f"{verdict}\n{seat} places a die: which number?"
         if state.phase == START and not state.arena:
             return f"{verdict}\n{seat} throws into the empty arena: what shows in the arena now?"
-        more = " (or pass)" if state.phase == MID else ""
+        more = " (or stop)" if state.phase == MID else ""
         return f"{verdict}\n{seat} throws: what shows in the arena now?{more}"
 
     def standing(self, state: State) -> str:
@@ -227,8 +220,9 @@ class Companion:
                                                    else "") for k, n in enumerate(state.stocks))
         turn = f"seat {state.winner + 1} has won" if state.winner is not None else \
             f"seat {state.mover + 1} to {'place' if state.phase == SETUP else 'throw'}"
+        now = self.standing(state)
         return (f"Stocks: {stocks}; arena: {' '.join(map(str, state.arena)) or 'empty'}; "
-                f"out of the game: {out}; {turn}.")
+                f"out of the game: {out}; {turn}." + (f"\nNow: {now}" if now else ""))
 
     def first(self) -> str:
         """The opening: the game followed and the first advice."""
@@ -271,8 +265,9 @@ def play(players, edition, dice, hit, miss, fly_out, empty_arena, scoring, save_
     companion = Companion(setup, force)
     if save_file:
         replay(companion.read, read_save(save_file, "game", "Strike game", setup, _another))
-    run(companion.first(), lambda line: answer(companion, line, save_file, lambda: {
-        "game": companion.setup, "lines": companion.lines}, HELP, WORDS),
-        lambda: "Stopped." if companion.state.winner is None else "Game over.")
+    table = Table(companion, HELP, STOP, save_file=save_file,
+                  saved=lambda: {"game": companion.setup, "lines": companion.lines})
+    table.run(companion.first(), lambda: "Left the game." if companion.state.winner is None
+              else "Game over.")
 
 

@@ -34,6 +34,9 @@ def read_dice(text: str, what: str, after_throw: bool = False, setup: bool = Fal
         elif RUN.fullmatch(token):
             dice += [int(digit) for digit in token]
         elif NUMBER.fullmatch(token):
+            if after_throw:  # never read as X, whose label follows the numbers
+                raise InputError(f"a die shows 1 to {LABELS[-1]} or X, not {token} (on dice "
+                                 f"numbered 2 to 6, type one less)")
             dice.append(int(token))  # out of range: refused by the position's validation
         else:
             example = "3 3 5 X" if after_throw else "2 4 5 (or 2,4,5 or 245)"

@@ -10,6 +10,7 @@ reports ask it what a tool does, how many dice a pool holds and when a Challenge
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from functools import cached_property
 from itertools import product
 
@@ -32,6 +33,13 @@ OWN_POOL, EITHER_POOL = "own", "either"  # reading 6: the dice a Doctor's Sonic 
 CALL_COST = 1  # reading 6: the Sonic Charge tokens a call for help costs (--call-with-sonic)
 
 
+def _did_you_mean(name: str, names: tuple[str, ...]) -> str:
+    """"; did you mean X?" for the closest of `names` (any letter case), or nothing."""
+    lowered = {n.lower(): n for n in names}
+    close = get_close_matches(name.lower(), lowered, 1, 0.6)
+    return f"; did you mean {lowered[close[0]]}?" if close else ""
+
+
 @dataclass(frozen=True)
 class Game:
     """The Story Dice: symbols, one Die per colour (faces are symbols), the supply per colour."""
@@ -46,14 +54,16 @@ class Game:
         """The index of a colour named in any letter case, or a clear error."""
         name = text.strip().lower()
         if name not in self.colours:
-            raise InputError(f"unknown colour {quoted(text)} (colours: {', '.join(self.colours)})")
+            raise InputError(f"unknown colour {quoted(text)} (colours: {', '.join(self.colours)})"
+                             + _did_you_mean(name, self.colours))
         return self.colours.index(name)
 
     def symbol(self, text: str) -> int:
         """The index of a symbol named in any letter case, or a clear error."""
         lowered = [s.lower() for s in self.symbols]
         if text.strip().lower() not in lowered:
-            raise InputError(f"unknown symbol {quoted(text)} (symbols: {', '.join(self.symbols)})")
+            raise InputError(f"unknown symbol {quoted(text)} (symbols: {', '.join(self.symbols)})"
+                             + _did_you_mean(text.strip(), self.symbols))
         return lowered.index(text.strip().lower())
 
     @property

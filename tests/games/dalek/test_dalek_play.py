@@ -17,7 +17,7 @@ from solver.cli import cli
 DICE, TARGET = 6, 10  # a race to 10 with 6 dice solves in about a second
 FACES = ("H4", "H2", "D3", "D2", "DOC", "EXT")
 RULES = ("--dice", str(DICE))
-START = ("play", "dalek", *RULES, "--target", str(TARGET), "--quiet")
+START = ("play", "dalek", *RULES, "--target", str(TARGET), "--quiet", "--race")
 VERDICTS = ("Keep ", "Nothing may be kept", "The Doctor intervenes")
 
 
@@ -125,15 +125,19 @@ def test_undo_stop_score_help_took_and_typos() -> None:
     assert any(line.startswith("  took KEEP [roll|stop]") for line in out)
     assert "Scores: 0, 0. Win chances: seat 1" in " ".join(out)
     assert f"Undone. Seat 1, roll {DICE} dice:" in out
-    taken = out.index(f"Taken: keep {words(other['keep'])}, then roll.")
+    lost = 100 * (report["best"]["value"] - other["value"])
+    taken = out.index(f"Taken: keep {words(other['keep'])}, then roll. It costs {lost:.1f} "
+                      f"percentage points of win chance against the advice (keep "
+                      f"{words(report['best']['keep'])}, then roll: {report['best']['value']:.1%}"
+                      f", this: {other['value']:.1%}).")
     assert out[taken + 2] == f"Seat 1, roll {DICE - len(kept)} dice:"
     assert "? type score alone on its line" in out
     points = turn_points(kept, stopped=True)
     stop = next(i for i, line in enumerate(out) if line.startswith("Seat 1 scores"))
     assert out[stop].startswith(f"Seat 1 scores {points} (stops). Scores: {points}, 0.")
     assert out[stop + 1] == f"Seat 2, roll {DICE} dice:"
-    assert out[-1] == "? nothing to stop: seat 2 has not rolled yet this turn (a turn starts " \
-                      "with a roll) (help lists the commands)"
+    assert out[-2:] == ["? nothing to stop: seat 2 has not rolled yet this turn (a turn starts "
+                        "with a roll) (help lists the commands)", "Left the game."]
 
 
 def test_took_then_rolls_on_with_best_moves_advice() -> None:
@@ -155,6 +159,7 @@ def test_a_saved_game_resumes_as_if_never_stopped(tmp_path: Path) -> None:
     options = ("--save", str(saved))
     half = len(lines) // 2
     before = play(*lines[:half], "quit", "never read", options=options)
+    assert before.pop() == "Left the game."
     assert json.loads(saved.read_text())["lines"] == list(lines[:half])
     after = play(*lines[half:], options=options)
     tail = whole[len(before):]

@@ -51,7 +51,7 @@ def verdicts(out: list[str]) -> list[str]:
     """The line above each question the companion asks."""
     return [out[k - 1] for k, line in enumerate(out)
             if line.startswith("Seat ") and line.endswith(("which number?", "now?",
-                                                           "now? (or pass)"))]
+                                                           "now? (or stop)"))]
 
 
 def test_a_whole_game_gets_best_moves_verdict_at_every_step() -> None:
@@ -73,7 +73,7 @@ def test_a_whole_game_gets_best_moves_verdict_at_every_step() -> None:
 
 def test_score_undo_help_and_typos() -> None:
     out = play("2", "4", "scor", "score", "2 5", "2x5 1", "2 5 7", "pass", "undo", "undo",
-               "undo", "help", "stop", "2")
+               "undo", "undo", "help", "quit", "2")
     assert "? did you mean score? (help lists the commands)" in out
     # 2 + 2 in the stocks, 2 in the arena, 0 out: the test's own count
     assert "Stocks: seat 1 2, seat 2 2; arena: 2 4; out of the game: 0; seat 1 to throw." in out
@@ -82,27 +82,31 @@ def test_score_undo_help_and_typos() -> None:
     assert any(x.startswith("? '2x5' could be a count") for x in out)
     assert any(x.startswith("? a die shows 1 to 5 or X, not 7") for x in out)
     assert any(x.startswith("? a turn ends by choice only after a throw") for x in out)
-    # "pass" was refused: two lines to undo, then nothing
-    undone = [x for x in out if x.startswith(("Undone.", "Nothing to undo."))]
-    assert undone == ["Undone. " + best_move(("--setup", "--arena", "2"))["verdict"],
+    # "pass" was refused: the first undo takes back nothing, then two lines, then nothing
+    undone = [x for x in out if x.startswith(("Undone.", "Nothing"))]
+    assert undone == ["Nothing undone: your last line ('pass') was not taken. Type undo again "
+                      "to take back the line before it.",
+                      "Undone. " + best_move(("--setup", "--arena", "2"))["verdict"],
                       "Undone. " + best_move(("--setup",))["verdict"], "Nothing to undo."]
-    assert "  pass     the thrower ends the turn (allowed after a throw that left every number " \
-           "different)" in out
-    assert out[-1] == "Stopped."  # stop ends the session: the line after it is not read
+    assert "  stop     the thrower ends the turn (allowed after a throw that left every number" \
+        in out
+    assert "  quit, q  leave (with --save, the game is kept: run the same command to resume)" \
+        in out
+    assert out[-1] == "Left the game."  # quit leaves: the line after it is not read
 
 
 def test_a_saved_game_resumes_where_it_stopped(tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
     options = ("--save", str(saved))
-    play("2", "4", "2 5 1", "oops", "stop", options=options)
+    play("2", "4", "2 5 1", "oops", "quit", options=options)
     assert json.loads(saved.read_text())["lines"] == ["2", "4", "2 5 1"]
-    out = play("pass", "stop", options=options)
+    out = play("stop", "q", options=options)
     assert out[1] == best_move(GAME[3][1])["verdict"]  # where it stopped, then on from there
     assert verdicts(out)[-1] == best_move(GAME[4][1])["verdict"]
-    other = CliRunner().invoke(cli, [*START[:2], "--dice", "4", *options], input="stop\n")
+    other = CliRunner().invoke(cli, [*START[:2], "--dice", "4", *options], input="quit\n")
     assert other.exit_code != 0 and "holds another Strike game" in str(other.exception)
     saved.write_text("[1, 2")
-    broken = CliRunner().invoke(cli, [*START, *options], input="stop\n")
+    broken = CliRunner().invoke(cli, [*START, *options], input="quit\n")
     assert "is not a saved Strike game" in str(broken.exception)
 
 
@@ -115,7 +119,7 @@ GAME_3 = [
     ("1 2 4 5", None),  # seat 1's die shows 1, no match: stock 6, mid-turn
     ("pass", ("--arena", "1,2,4,5", "--stocks", "6,7,7", "--mover", "2")),
     ("1 2 3 4 5", None),  # seat 2's die shows 3, no match: stock 6
-    ("pass", ("--arena", "1,2,3,4,5", "--stocks", "6,6,7", "--mover", "3")),
+    ("stop", ("--arena", "1,2,3,4,5", "--stocks", "6,6,7", "--mover", "3")),
     # seat 3's die shows 5: the pair of 5s goes back to seat 3 (7 - 1 + 2), the turn ends
     ("1 2 3 4 5 5", ("--arena", "1,2,3,4", "--stocks", "6,6,8")),
 ]
@@ -156,5 +160,5 @@ def test_a_three_player_game_shows_strike_games_chances_from_its_level_solve(mon
 
 def test_two_players_stay_on_the_cyclic_engine(monkeypatch) -> None:
     used = engines_used(monkeypatch)
-    assert play("2", "stop")[-1] == "Stopped."
+    assert play("2", "quit")[-1] == "Left the game."
     assert used == ["cyclic"]

@@ -200,7 +200,7 @@ def test_play_answers_any_line_in_one_line_and_goes_on(tmp_path: Path) -> None:
                "x" * 200_000, "black:" + "S" * 100_000, "\x00\x01", "\U0001f3b2", "1x", "nan",
                "black:Science", "black:Science black:Running", "took 9", "undo", "undo"]
     result = subprocess.run([sys.executable, "cli.py", *PLAY], cwd=ROOT, capture_output=True,
-                            text=True, input="\n".join([*garbage, "stop"]) + "\n", timeout=120)
+                            text=True, input="\n".join([*garbage, "quit"]) + "\n", timeout=120)
     hints = [line for line in result.stdout.splitlines() if line.startswith("? ")]
     assert result.returncode == 0 and result.stderr == ""
     assert len(hints) == len(garbage) - 4  # the two Adventure lines and two undos are answers

@@ -74,7 +74,7 @@ def test_undo_took_and_typos() -> None:
 def test_took_n_keeps_the_tools_of_the_option_taken() -> None:
     # option 2 is the re-roll icon on both Running dice: the icon is gone, the dice all stay
     out = play(ADVENTURE[0][0], "took 2", "black:Science black:Cunning black:Running "
-               "blue:Diplomacy", "stop")
+               "blue:Diplomacy", "quit")
     assert verdicts(out)[-1] == verdict("black:Science black:Cunning black:Running "
                                         "blue:Diplomacy", ("--sonic", "2"))
 
@@ -82,9 +82,9 @@ def test_took_n_keeps_the_tools_of_the_option_taken() -> None:
 def test_a_saved_adventure_resumes_where_it_stopped(tmp_path: Path) -> None:
     saved = tmp_path / "adventure.json"
     options = ("--save", str(saved))
-    play(ADVENTURE[0][0], ADVENTURE[1][0], "stop", options=options)
+    play(ADVENTURE[0][0], ADVENTURE[1][0], "quit", options=options)
     assert json.loads(saved.read_text())["lines"] == [ADVENTURE[0][0], ADVENTURE[1][0]]
-    out = play(ADVENTURE[2][0], "stop", options=options)
+    out = play(ADVENTURE[2][0], "q", options=options)
     assert out[0] == verdict(*ADVENTURE[1])  # the last advice again, then on from there
     assert verdicts(out)[-1] == verdict(*ADVENTURE[2])
 
@@ -92,8 +92,8 @@ def test_a_saved_adventure_resumes_where_it_stopped(tmp_path: Path) -> None:
 def test_a_save_file_of_another_adventure_is_refused(tmp_path: Path) -> None:
     saved = tmp_path / "adventure.json"
     saved.write_text(json.dumps({"adventure": {"need": "Science"}, "lines": []}))
-    result = CliRunner().invoke(cli, [*START, "--save", str(saved)], input="stop\n")
+    result = CliRunner().invoke(cli, [*START, "--save", str(saved)], input="quit\n")
     assert result.exit_code != 0 and "another Adventure" in str(result.exception)
     saved.write_text("[1, 2")
-    result = CliRunner().invoke(cli, [*START, "--save", str(saved)], input="stop\n")
+    result = CliRunner().invoke(cli, [*START, "--save", str(saved)], input="quit\n")
     assert "not a saved Time of the Daleks Adventure" in str(result.exception)
