@@ -25,9 +25,10 @@ import numpy as np
 
 from solver.commands import table
 from solver.dice import generator
+from solver.games.dalek import arrays
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.simulator import dalek_turns
 from solver.games.dalek.turn import compile_turn
 from solver.stats import goodness_of_fit, power
@@ -86,7 +87,7 @@ def rejected(policy: dp.TurnPolicy, exact: list, n: int, seeds: range, play=None
 
 
 def rates(seeds: int) -> tuple[list[tuple], list[tuple]]:
-    policy = dp.points_policy(dp.Pairs.of(compile_turn(parse_rules())))
+    policy = dp.points_policy(arrays.Pairs.of(compile_turn(parse_rules())))
     exact = dp.distribution(policy)
     alarms = []
     for n in (2_000, 100_000):

@@ -1,7 +1,7 @@
-"""What a request may cost, checked before any work starts.
+"""What a request may cost, estimated before any work starts, and refused past the limits.
 
 A game estimates a solve's time and memory from its size (positions, turn graph) with figures
-measured on the reference machine (docs/results.md), and calls `check` first. Time is a soft
+measured on the reference machine (docs/results.md), and calls `refuse` first. Time is a soft
 limit: the budget ($DICE_SOLVER_BUDGET seconds, default two hours), which `--force` overrides.
 Memory is a hard limit (MEMORY_LIMIT bytes, default three quarters of this machine's memory):
 past it the machine would swap or the process die, so nothing overrides it.
@@ -68,7 +68,7 @@ def memory_limit() -> float:
     return 0.75 * total
 
 
-def check(what: str, seconds: float, memory: float, force: bool = False) -> None:
+def refuse(what: str, seconds: float, memory: float, force: bool = False) -> None:
     """Refuse `what` (one clear line, with the estimate) if it would take more memory than the
     machine has, or more time than the budget unless forced."""
     if memory > memory_limit():

@@ -1,5 +1,5 @@
-"""`verify` (solver/stats.py, solver/samples.py, solver/checks.py): the statistics against hand
-computations, the pooling rule, verdicts and exit status through the command line, and bad
+"""`verify` (solver/stats.py, solver/samples.py, solver/verification.py): the statistics against
+hand computations, the pooling rule, verdicts and exit status through the command line, and bad
 sample files (one line on stderr naming the file line, exit status 2)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`dice-solver verify GAME ...`: is a simulator right? Its samples against the exact distribution
 of the same play (a goodness-of-fit verdict), or its moves against optimal play (regrets). Each
-game's command is its own (`solver.games.<game>.checks.verify`). Formats and thresholds:
+game's command is its own (`solver.games.<game>.verification.verify`). Formats and thresholds:
 docs/verify.md."""
 
 from __future__ import annotations

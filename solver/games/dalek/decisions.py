@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from solver.errors import InputError
-from solver.games.dalek.policies import Moves, Pairs, Play, read_moves
+from solver.games.dalek.arrays import Pairs, Play
+from solver.games.dalek.files import Moves, read_moves
 from solver.games.dalek.race import RaceValues
 from solver.games.dalek.rules import NOT_OVER
 from solver.games.dalek.turn import points_utility

@@ -11,7 +11,8 @@ from collections.abc import Callable
 import numpy as np
 
 from solver.finals import race_finals
-from solver.games.dalek.policies import Play, Policy, TurnPolicy, distribution
+from solver.games.dalek.arrays import Play
+from solver.games.dalek.policies import Policy, TurnPolicy, distribution
 from solver.games.dalek.race import RaceValues
 from solver.games.dalek.rules import reaches_target
 from solver.outcomes import SCORE_RACE, TIE, Outcomes

@@ -10,7 +10,7 @@ import click
 from solver.commands import card_option, emit, json_option, table
 from solver.engine.cyclic import solve
 from solver.formatting import exact_text
-from solver.games.pig.cost import MAX_TARGET, check_solves
+from solver.games.pig.cost import MAX_TARGET, refuse_solves
 from solver.games.pig.model import PigGame
 from solver.games.pig.rules import PLAYERS
 from solver.progress import Progress
@@ -64,7 +64,7 @@ def pig() -> None:
 def game(target, hold, exact, quiet, force, as_json) -> None:
     """The first player's chance to win, under optimal play and under "hold at N"."""
     start = time.perf_counter()
-    check_solves(f"Pig to {target}", target, [(None, None), (hold, hold)], exact, force)
+    refuse_solves(f"Pig to {target}", target, [(None, None), (hold, hold)], exact, force)
     policies, rows = [], []
     for name, holds in (("optimal", None), (f"hold {hold}", hold)):
         rules = PigGame(target, holds)
@@ -104,8 +104,8 @@ def duel(first, second, target, exact, force, as_json) -> None:
 
     start = time.perf_counter()
     duel = pp.PigDuel(target, policies=(pp.parse_policy(first), pp.parse_policy(second)))
-    check_solves(f"a Pig duel to {target}", target, [[p.hold for p in duel.policies]], exact,
-                 force)
+    refuse_solves(f"a Pig duel to {target}", target, [[p.hold for p in duel.policies]], exact,
+                  force)
     chances = pp.win_chances(duel, pp.solve_duel(duel, exact=exact))
     seats = []
     for seat, (policy, p) in enumerate(zip(duel.policies, chances)):

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from solver.dice import generator
+from solver.games.dalek import arrays, duels
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS, RACE_BUGS
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.outcomes import duel_outcomes, round_over
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.simulator import FixedSeat, dalek_games
 from solver.games.dalek.turn import compile_turn
 from solver.verdicts import judge, plan
@@ -27,7 +28,7 @@ STATED = {"bonus-when-stopping": 1457, "doctor-on-second": 28, "exterminate-beat
 
 @cache
 def points() -> dp.TurnPolicy:
-    return dp.points_policy(dp.Pairs.of(compile_turn(parse_rules())))
+    return dp.points_policy(arrays.Pairs.of(compile_turn(parse_rules())))
 
 
 @cache
@@ -64,9 +65,9 @@ def test_each_wrong_simulator_is_rejected_at_its_stated_size(bug: str) -> None:
 def test_a_win_seats_outcomes_agree_with_the_race_solve() -> None:
     """A seat playing win plays each position's optimal turn: the forward pass's winner
     distribution equals the solved duel's chances (3 dice, race to 12)."""
-    pairs = dp.Pairs.of(compile_turn(parse_rules(dice=3)))
+    pairs = arrays.Pairs.of(compile_turn(parse_rules(dice=3)))
     policies = (dp.WIN, dp.keep_daleks(pairs, 4))
-    duel = dp.solve_duel(pairs, policies, 12)
+    duel = duels.solve_duel(pairs, policies, 12)
     outcomes = duel_outcomes(policies, 12, "", values=duel.values)
     codes, p = outcomes.distribution(outcomes.statistics[0])
     seats = duel.chances()

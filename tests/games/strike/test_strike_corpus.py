@@ -16,10 +16,10 @@ import pytest
 
 from solver.dice import generator
 from solver.games.strike.bugs import BUGS
-from solver.games.strike.checks import STATISTICS
 from solver.games.strike.outcomes import strike_outcomes
 from solver.games.strike.policies import STOP, StrikeDuel
 from solver.games.strike.simulator import strike_games
+from solver.games.strike.verification import STATISTICS
 from solver.verdicts import judge, plan
 
 # bug -> games for power 0.99 at alpha 0.001 (docs/verify.md)

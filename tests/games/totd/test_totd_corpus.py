@@ -12,10 +12,10 @@ import pytest
 
 from solver.dice import generator
 from solver.games.totd.bugs import BUGS
-from solver.games.totd.checks import _outcomes
 from solver.games.totd.commands import adventure_of
 from solver.games.totd.policies import Plan
 from solver.games.totd.simulator import totd_adventures
+from solver.games.totd.verification import _outcomes
 from solver.stats import goodness_of_fit
 from solver.verdicts import plan
 

@@ -10,16 +10,6 @@ from fractions import Fraction
 import click
 import numpy as np
 
-from solver.checks import (
-    Alternatives,
-    Judging,
-    check_options,
-    finish_run,
-    outcome_verdict,
-    run_command,
-    run_options,
-    timed,
-)
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
@@ -33,7 +23,7 @@ from solver.games.strike.commands import (
     readings_text,
     throw_options,
 )
-from solver.games.strike.cost import check_solves
+from solver.games.strike.cost import refuse_solves
 from solver.games.strike.outcomes import strike_outcomes
 from solver.games.strike.policies import (
     OPTIMAL,
@@ -51,6 +41,16 @@ from solver.games.strike.rules import (
 from solver.games.strike.simulator import strike_games
 from solver.outcomes import JOINT, TURNS, Outcomes, Statistic
 from solver.samples import read_outcomes
+from solver.verification import (
+    Alternatives,
+    Judging,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+    verify_options,
+)
 
 
 def play_options(command):
@@ -79,8 +79,8 @@ def duel_of(players: int, edition: str, dice: int | None, policy: str, opponent:
 
 def solved(game: StrikeDuel, exact: bool, force: bool):
     """The game solved, refused first if estimated too long or too large (cost.py)."""
-    check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
-                 f"{' exactly' if exact else ''}", [game], exact, force)
+    refuse_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
+                  f"{' exactly' if exact else ''}", [game], exact, force)
     return solve_duel(game, exact=exact)
 
 
@@ -122,7 +122,7 @@ def simulate(players, edition, dice, policy, opponent, force, never_hit, bug, co
 @click.command("strike")
 @play_options
 @click.option("--exact", is_flag=True, help="Exact probabilities (small games only).")
-@check_options
+@verify_options
 @json_option
 def verify(players, edition, dice, policy, opponent, force, exact, samples, decisions, alpha,
            test, top, as_json, watch, **model) -> None:

@@ -9,23 +9,10 @@ from pathlib import Path
 import click
 import numpy as np
 
-from solver.checks import (
-    Alternatives,
-    Judging,
-    check_options,
-    finish_run,
-    no_samples,
-    regret_report,
-    run_command,
-    run_options,
-    score_verdict,
-    timed,
-    winner_verdict,
-)
 from solver.commands import OutputPath, json_option
 from solver.dice import generator
 from solver.errors import InputError
-from solver.games.dalek import cost
+from solver.games.dalek import arrays, cost, duels, files
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS, RACE_BUGS
 from solver.games.dalek.commands import PolicyName, given, rules_options, solved
@@ -43,6 +30,19 @@ from solver.games.dalek.simulator import (
 from solver.games.dalek.turn import compile_turn
 from solver.outcomes import Outcomes, score
 from solver.samples import sample_text, winner_names, write_samples
+from solver.verification import (
+    Alternatives,
+    Judging,
+    finish_run,
+    no_samples,
+    regret_report,
+    run_command,
+    run_options,
+    score_verdict,
+    timed,
+    verify_options,
+    winner_verdict,
+)
 
 POLICY_HELP = ('points (optimal for expected points), "keep-daleks K" (alias "hold K"), win '
                '(optimal for winning, with --duel only) or a policy table: table:FILE (the '
@@ -66,13 +66,13 @@ def play_options(command):
     return command
 
 
-def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> dp.Pairs:
+def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> arrays.Pairs:
     """The turn's (state, roll) pairs, once the cost of building the turn and of the turn
-    policies named (played exactly with `exact`) is checked."""
+    policies named (played exactly with `exact`) is within the budget (else refused)."""
     turn = compile_turn(rules, force=force)
     fixed = sum(dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in policies)
     cost.check_turn(turn, force, policies=fixed * (1 + exact))
-    return dp.Pairs.of(turn)
+    return arrays.Pairs.of(turn)
 
 
 @click.command("dalek")
@@ -123,9 +123,9 @@ def simulate(rules, force, policy, opponent, target, count, seed, out, decisions
     finish_run(out, comment, header, columns, summary, as_json)
 
 
-def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, rng,
+def _duel(pairs: arrays.Pairs, policy: str, opponent: str, target: int, count: int, rng,
           force: bool, bug: str | None = None) -> tuple[list[str], list, dict]:
-    """Races between seat 1 (`policy`) and seat 2 (`opponent`), after their cost is checked:
+    """Races between seat 1 (`policy`) and seat 2 (`opponent`), unless their cost is refused:
     the race solved for a "win" seat, and the games played (with `bug`, deliberately
     wrong)."""
     policies = (dp.parse_policy(policy, pairs, duel=True),
@@ -133,7 +133,7 @@ def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, 
     racing = [isinstance(p, dp.RacePolicy) for p in policies]
     cost.check_games(pairs, count, target, [cost.mean_points(pairs, p) for p in policies],
                      racing, force)
-    values = dp.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
+    values = duels.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
     if bug in BUGS and not all(isinstance(p, dp.TurnPolicy) for p in policies):
         raise InputError("a turn's bug plays fixed turn policies only (not win)")
     seats = race_seats(pairs, policies, values, rng, BUGS[bug](pairs.rules) if bug in BUGS
@@ -155,7 +155,7 @@ def weighted(die) -> list[str]:
 
 @click.command("dalek")
 @play_options
-@check_options
+@verify_options
 @json_option
 def verify(rules, force, policy, opponent, target, samples, decisions, alpha, test, top,
            as_json, watch) -> None:
@@ -171,7 +171,7 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
     if opponent is not None:
         policies = (dp.parse_policy(policy, pairs, duel=True),
                     dp.parse_policy(opponent, pairs, duel=True))
-        duel = dp.solve_duel(pairs, policies, target, force=force)
+        duel = duels.solve_duel(pairs, policies, target, force=force)
         title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
         judging = Judging(duel_outcomes(policies, target, title, values=duel.values), watch,
                           _alternatives(pairs, (policy, opponent), target, watch.suspects,
@@ -205,7 +205,7 @@ def _decisions(rules: Rules, game: str, path: str, target: int, force: bool, top
         regrets, moves = decision_regrets(pairs, path)
         regret_report(f"{game}: moves of {path} against optimal play for expected points",
                       "expected points", regrets, moves.extra.get("turn"),
-                      lambda r: dp.describe_move(pairs, moves, r), top, as_json)
+                      lambda r: files.describe_move(pairs, moves, r), top, as_json)
         return
     race = DalekRace(pairs.turn, players, target)
     regrets, moves, scores, seats = race_regrets(pairs, solved(race, False, True, False, force),
@@ -213,21 +213,21 @@ def _decisions(rules: Rules, game: str, path: str, target: int, force: bool, top
 
     def describe(r: int) -> dict:
         return {"scores": ",".join(map(str, scores[r].tolist())), "seat": int(seats[r]) + 1,
-                **dp.describe_move(pairs, moves, r)}
+                **files.describe_move(pairs, moves, r)}
 
     regret_report(f"{game}, {players}-player race to {target}: moves of {path} against the "
                   f"race's optimal play", "win share", regrets, moves.extra.get("turn"),
                   describe, top, as_json)
 
 
-def turn_outcomes(title: str, policy: dp.TurnPolicy, play: dp.Play | None = None) -> Outcomes:
+def turn_outcomes(title: str, policy: dp.TurnPolicy, play: arrays.Play | None = None) -> Outcomes:
     """A turn of `policy` under `play`'s rules (the policy's own by default), as outcomes."""
     p = np.array([float(x) for x in dp.distribution(policy, play)])
     support = np.flatnonzero(p)
     return Outcomes(title, "turn", {"score": support}, p[support], (score(),))
 
 
-def _alternatives(pairs: dp.Pairs, names: tuple[str, ...], target: int | None,
+def _alternatives(pairs: arrays.Pairs, names: tuple[str, ...], target: int | None,
                   suspects: tuple[str, ...], values=None) -> Alternatives:
     """A turn's (one policy) or a duel's (two, and a target) alternatives: the bug corpus
     (both seats), the suspected policies (each seat and both), and the other tie rule. A "win"
@@ -242,7 +242,7 @@ def _alternatives(pairs: dp.Pairs, names: tuple[str, ...], target: int | None,
             raise InputError("a turn's bug is played by fixed turn policies only (not win)")
         return label, duel_outcomes(policies, target, label, play, ends, values)
 
-    def declared(on: dp.Pairs) -> tuple:
+    def declared(on: arrays.Pairs) -> tuple:
         return tuple(dp.parse_policy(n, on, duel=target is not None) for n in names)
 
     def named(text: str) -> tuple[str, Outcomes]:
@@ -255,7 +255,7 @@ def _alternatives(pairs: dp.Pairs, names: tuple[str, ...], target: int | None,
             other = Rules(rules.die, int(words[1]) if words[0] == "--dice" and
                           words[1].isdigit() else rules.dice,
                           words[1] if words[0] == "--tie-rule" else rules.tie_rule)
-            return build(text, declared(dp.Pairs.of(compile_turn(other))))
+            return build(text, declared(arrays.Pairs.of(compile_turn(other))))
         suspect = dp.parse_policy(text, pairs)
         return build(f"{'every seat' if target else ''} playing {suspect.name}".strip(),
                      (suspect,) * len(names))

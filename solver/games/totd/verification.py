@@ -7,16 +7,6 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from solver.checks import (
-    Alternatives,
-    Judging,
-    check_options,
-    finish_run,
-    outcome_verdict,
-    run_command,
-    run_options,
-    timed,
-)
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
@@ -28,10 +18,20 @@ from solver.games.totd.commands import (
     need_option,
     tool_options,
 )
-from solver.games.totd.cost import check_plan, check_solves
+from solver.games.totd.cost import refuse_plan, refuse_solves
 from solver.games.totd.policies import REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.simulator import totd_adventures
 from solver.outcomes import Outcomes, score
+from solver.verification import (
+    Alternatives,
+    Judging,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+    verify_options,
+)
 
 
 def play_options(command):
@@ -65,7 +65,7 @@ def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed
                          "verified against the solver (verify totd --policy optimal)")
     adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
     plan = Plan(adventure if bug is None else BUGS[bug](adventure))
-    check_plan(f"playing {count:,} Adventures", plan.adventure, force, count)
+    refuse_plan(f"playing {count:,} Adventures", plan.adventure, force, count)
     comment = run_command("totd", need=need, pool=pool, sonic=sonic,
                           reroll=tuple(rerolls), change=tuple(changes),
                           policy=REROLL_UNNEEDED.name, n=count, seed=seed, bug=bug)
@@ -77,7 +77,7 @@ def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed
 
 @click.command("totd")
 @play_options
-@check_options
+@verify_options
 @force_option
 @json_option
 def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisions, alpha,
@@ -88,9 +88,9 @@ def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, deci
     adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
     chosen = parse_policy(policy)
     if chosen.optimal:
-        check_solves("this solve", [], [adventure], force)
+        refuse_solves("this solve", [], [adventure], force)
     else:
-        check_plan("the plan's exact value", adventure, force)
+        refuse_plan("the plan's exact value", adventure, force)
     success = chosen.success(adventure)
     tools = adventure.doctors[0].tools.text(adventure.game)
     title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen.name}"
@@ -114,7 +114,7 @@ def _alternatives(adventure, force: bool) -> Alternatives:
             raise InputError(f"unknown Time of the Daleks alternative {text[:40]!r}: a bug "
                              f"({', '.join(sorted(BUGS))})")
         wrong = BUGS[text](adventure)
-        check_plan("the plan's exact value", wrong, force)
+        refuse_plan("the plan's exact value", wrong, force)
         return f"the bug {text}", _outcomes(text, Plan(wrong).success())
 
     return Alternatives(lambda: dict(named(bug) for bug in sorted(BUGS)), named)
