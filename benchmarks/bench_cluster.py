@@ -35,7 +35,7 @@ from solver import cluster
 from solver.engine import levels
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import compile_turn
 workers, players, target, dice = map(int, sys.argv[1:5])
 turn = compile_turn(parse_rules(dice=dice))
@@ -81,9 +81,9 @@ def model(one: dict, players: int = 4, target: int = 60, engine_costs: bool = Fa
     (default: the run's; it grows with the target)."""
     from solver.engine import levels
     from solver.games.dalek import levels as dalek_levels
+    from solver.games.dalek.files import parse_rules
     from solver.games.dalek.levels import LevelRace
     from solver.games.dalek.race import DalekRace
-    from solver.games.dalek.rules import parse_rules
     from solver.games.dalek.turn import compile_turn
 
     cost = {}

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.formatting import table
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import build_turn, compile_turn, points_utility
 
 ROOT = Path(__file__).resolve().parent.parent

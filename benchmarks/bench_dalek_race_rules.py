@@ -1,4 +1,4 @@
-"""Dalek Dice: the race rule searched at the target itself (solver/games/dalek/racerules.py,
+"""Dalek Dice: the race rule searched at the target itself (solver/games/dalek/racefamilies.py,
 issue 15): on each rule of the one-turn frontier (`dalek rules`), the best threshold a, then the
 best pace b, against the perfect player; the frontier's rules then against a seat playing to win
 and against themselves. Prints every rule valued with the CPU and wall seconds so far; the
@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 import time
 
-from solver.games.dalek import racerules as rr
+from solver.games.dalek import racefamilies as rr
 from solver.games.dalek import rulefamilies as rf
-from solver.games.dalek.policies import Pairs
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.arrays import Pairs
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 

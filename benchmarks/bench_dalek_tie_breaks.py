@@ -12,8 +12,8 @@ import time
 
 import numpy as np
 
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import TIE_BREAKS, DalekRace, solve_race
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 

@@ -55,7 +55,7 @@ result = {"seconds": seconds, "cpu": cpu, "positions": total.positions, "size": 
 SOLVE = HEAD + """
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import compile_turn
 players, target, table = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 race = DalekRace(compile_turn(parse_rules(), use_cache=False), players, target)

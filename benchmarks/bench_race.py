@@ -29,7 +29,7 @@ SOLVE = """
 import json, sys, time
 from solver.engine.cyclic import solve
 from solver.games.dalek.cost import race_cost
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace, solve_race
 from solver.games.dalek.turn import compile_turn
 from solver.games.pig.model import PigGame
@@ -56,10 +56,11 @@ print(json.dumps({"seconds": time.perf_counter() - start, "first": float(first),
 TURN = """
 import json, sys, time
 from solver.games.dalek import policies as dp
+from solver.games.dalek import arrays
 from solver.games.dalek.cost import (BUILD_BYTES_PER_PAIR, BUILD_SECONDS_PER_PAIR,
                                      EXACT_BITS, EXACT_SECONDS_PER_ELEMENT,
                                      POLICY_SECONDS_PER_PAIR, _denominator_bits, turn_pairs)
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import build_turn, points_utility
 rules = parse_rules(sys.argv[1], dice=int(sys.argv[2]))
 pairs = turn_pairs(rules)
@@ -68,7 +69,7 @@ turn = build_turn(rules)
 built = time.perf_counter()
 turn.graph.solve_exact(points_utility(turn), root=turn.root)
 exact = time.perf_counter()
-dp.distribution(dp.points_policy(dp.Pairs.of(turn)))
+dp.distribution(dp.points_policy(arrays.Pairs.of(turn)))
 played = time.perf_counter()
 elements = turn.graph.size + turn.graph.edges
 print(json.dumps({"pairs": pairs, "build": built - start, "exact": exact - built,
@@ -140,12 +141,12 @@ def turns(cases: list[tuple[str, int]]) -> None:
 def duels(cases: list[tuple[str, str, int, int]]) -> None:
     """Simulated duels end to end (`simulate dalek --duel`, seats (policy, duel), target and
     games), beside the estimate `cost.games_cost` gives them."""
-    from solver.games.dalek import cost
+    from solver.games.dalek import arrays, cost
     from solver.games.dalek import policies as dp
-    from solver.games.dalek.rules import parse_rules
+    from solver.games.dalek.files import parse_rules
     from solver.games.dalek.turn import compile_turn
 
-    pairs = dp.Pairs.of(compile_turn(parse_rules()))
+    pairs = arrays.Pairs.of(compile_turn(parse_rules()))
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for first, second, target, games in cases:

@@ -7,9 +7,9 @@ import sys
 import time
 
 from solver.engine import levels
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 mode, target = sys.argv[1], int(sys.argv[2])

@@ -4,7 +4,7 @@ Run: python benchmarks/bench_totd.py   (each solve runs in a fresh process, so e
 cold start: keep spaces and stop tests are built inside the timing).
      python benchmarks/bench_totd.py --cost   (solves of growing size, each measured beside the
 estimate solver/games/totd/cost.py makes before it starts: the figures there come from here;
-last, the search of `totd rules` beside toolrules.SEARCH_SECONDS).
+last, the search of `totd rules` beside rulefamilies.SEARCH_SECONDS).
 
 Targets from issue 5: an 8-die mixed pool, a 6-symbol Challenge, 5 Sonic tokens, three re-roll
 icons and one face change: exact <= 5 s, float <= 1 s; help at the location (5 + 3 dice, both
@@ -41,9 +41,11 @@ SOLVES = {  # name -> (need, [(pool, (sonic, rerolls, changes)), ...], target se
 
 SOLVE = """
 import json, sys, time
-from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
+from solver.games.totd.rules import Adventure, Doctor, \\
+from solver.games.totd.files import load_game
+from solver.games.totd.typed import make_tools
     parse_challenge, parse_pool
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 need, doctors, exact = json.loads(sys.argv[1])
 game = load_game()
 start = time.perf_counter()
@@ -93,9 +95,11 @@ PLANS = {  # name -> (pool, sonic, re-roll icons, face-change icons) of the re-r
 COST = """
 import json, resource, sys, time
 from solver.games.totd.cost import solve_cost
-from solver.games.totd.rules import Adventure, Doctor, load_game, make_tools, \\
+from solver.games.totd.rules import Adventure, Doctor, \\
+from solver.games.totd.files import load_game
+from solver.games.totd.typed import make_tools
     parse_challenge, parse_pool
-from solver.games.totd.solver import Solver
+from solver.games.totd.model import Solver
 need, doctors, exact = json.loads(sys.argv[1])
 game = load_game()
 adventure = Adventure(game, parse_challenge(game, need), tuple(
@@ -126,7 +130,8 @@ def run_command(args: list[str]) -> float:
 def costs() -> None:
     """Each solve's measured time and peak memory beside cost.py's estimates."""
     from solver.games.totd.cost import plan_cost
-    from solver.games.totd.rules import load_game, parse_pool, solo_adventure
+    from solver.games.totd.files import load_game
+    from solver.games.totd.typed import parse_pool, solo_adventure
 
     rows = []
     for name, (need, doctors, exact) in COSTS.items():
@@ -148,12 +153,12 @@ def costs() -> None:
 
 
 def rule_search() -> tuple[str, ...]:
-    """`totd rules` with an empty cache (the whole search), beside toolrules' estimate."""
+    """`totd rules` with an empty cache (the whole search), beside rulefamilies' estimate."""
     import os
     import resource
     import tempfile
 
-    from solver.games.totd.toolrules import SEARCH_BYTES, SEARCH_SECONDS
+    from solver.games.totd.rulefamilies import SEARCH_BYTES, SEARCH_SECONDS
 
     with tempfile.TemporaryDirectory() as empty:
         start = time.perf_counter()

@@ -1,7 +1,10 @@
 """Verdicts: time `dice-solver verify` end to end, and measure the false-alarm rate and the
-rejection rates of the wrong-simulator corpus. Prints three tables.
+rejection rates of the wrong-simulator corpus. Prints three tables; with --games, three more on
+whole Pig games (issue 26): the Holm verdict's false alarms, the sequential test's false alarms
+when watched after every game, and the games the sequential test used to stop wrong simulators.
 
-Run: python benchmarks/bench_verify.py [--seeds N]   (N seeded runs per rate, default 1000).
+Run: python benchmarks/bench_verify.py [--seeds N] [--games]   (N seeded runs per rate, default
+1000; --games measures the whole-game rates only).
 Verify commands run in fresh processes (cold start included); sample files are made first with
 `dice-solver simulate`, untimed. Rates are measured in process with the same functions.
 
@@ -22,9 +25,10 @@ import numpy as np
 
 from solver.commands import table
 from solver.dice import generator
+from solver.games.dalek import arrays
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.simulator import dalek_turns
 from solver.games.dalek.turn import compile_turn
 from solver.stats import goodness_of_fit, power
@@ -83,7 +87,7 @@ def rejected(policy: dp.TurnPolicy, exact: list, n: int, seeds: range, play=None
 
 
 def rates(seeds: int) -> tuple[list[tuple], list[tuple]]:
-    policy = dp.points_policy(dp.Pairs.of(compile_turn(parse_rules())))
+    policy = dp.points_policy(arrays.Pairs.of(compile_turn(parse_rules())))
     exact = dp.distribution(policy)
     alarms = []
     for n in (2_000, 100_000):
@@ -103,12 +107,81 @@ def rates(seeds: int) -> tuple[list[tuple], list[tuple]]:
     return alarms, corpus
 
 
+def pig_games_sample(duel, n: int, seed: int, play=None) -> dict:
+    """n Pig games of `duel` (fixed holds) by our simulator, as sample columns."""
+    from solver.games.pig.outcomes import hold_rules
+    from solver.games.pig.simulator import pig_games
+
+    scores, winner, turns = pig_games(hold_rules(duel, None), duel.target, n, generator(seed),
+                                      play)
+    return {"winner": np.where(winner < 0, 0, winner + 1), "score_1": scores[:, 0],
+            "score_2": scores[:, 1], "turns": turns}
+
+
+def game_rates(seeds: int) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    """Whole Pig games, hold 20 against hold 20 to 100: false alarms of the Holm verdict (1,000
+    games a run) and of the sequential test watched after every game (2,000 games a run), and
+    the games the sequential test used against each wrong simulator."""
+    from solver.games.pig import policies as pp
+    from solver.games.pig.bugs import BUGS as PIG_BUGS
+    from solver.games.pig.outcomes import pig_outcomes
+    from solver.verdicts import judge
+    from solver.watch import Monitor
+
+    duel = pp.PigDuel(100, policies=(pp.PigPolicy(20), pp.PigPolicy(20)))
+    declared = pig_outcomes(duel, None, "hold 20 against hold 20")
+    holm, sequential = [], []
+    p_values = {0.05: 0, 0.001: 0}
+    watched = {0.05: 0, 0.01: 0}
+    for seed in range(seeds):
+        sample = pig_games_sample(duel, 1000, 40_000 + seed)
+        for alpha in p_values:
+            p_values[alpha] += judge(declared, sample, alpha, "pearson", 0)["verdict"] == \
+                "rejected"
+        long = pig_games_sample(duel, 2000, 60_000 + seed)
+        for alpha in watched:
+            monitor = Monitor(declared, alpha)
+            watched[alpha] += monitor.feed(long)
+    for alpha, count in p_values.items():
+        holm.append((1000, seeds, alpha, count, f"{count / seeds:.4f}"))
+    for alpha, count in watched.items():
+        sequential.append((2000, seeds, alpha, count, f"{count / seeds:.4f}"))
+    used = []
+    wrong = {f"--bug {name}": (duel, bug()) for name, bug in PIG_BUGS.items()}
+    wrong["both seats hold 25"] = (pp.PigDuel(100, policies=(pp.PigPolicy(25),) * 2), None)
+    for name, (played, play) in wrong.items():
+        stops = []
+        for seed in range(min(seeds, 100)):
+            monitor = Monitor(declared, 0.001)
+            for chunk in range(20):  # 1,000 games at a time, until it stops (20,000 at most)
+                if monitor.feed(pig_games_sample(played, 1000, 80_000 + 100 * seed + chunk,
+                                                 play)):
+                    break
+            stops.append(monitor.stopped_at or 0)
+        stopped = [s for s in stops if s]
+        used.append((name, len(stops), len(stopped),
+                     f"{np.median(stopped):.0f}" if stopped else "-",
+                     f"{np.max(stopped):.0f}" if stopped else "-"))
+    return holm, sequential, used
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=1000)
-    seeds = parser.parse_args().seeds
+    parser.add_argument("--games", action="store_true")
+    options = parser.parse_args()
+    seeds = options.seeds
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.2f} (other jobs inflate the figures)")
+    if options.games:
+        holm, sequential, used = game_rates(seeds)
+        print("\nright Pig games (hold 20 vs hold 20 to 100): the Holm verdict's false alarms")
+        print(table(["games", "runs", "alpha", "rejected", "rate"], holm))
+        print("\nthe same, sequential test watched after every game")
+        print(table(["games", "runs", "alpha", "rejected", "rate"], sequential))
+        print("\nwrong Pig games: games the sequential test used (alpha 0.001, at most 20,000)")
+        print(table(["simulator", "runs", "stopped", "median games", "most games"], used))
+        return
     print(table(["verify (cold start)", "seconds", "target", "met"], timings()))
     alarms, corpus = rates(seeds)
     print("\nright simulator (points policy): false alarms")

@@ -28,7 +28,7 @@ class Card:
     notes: tuple[str, ...] = field(default=())  # a line or two of small print
 
 
-def check_path(path: Path) -> Path:
+def writable(path: Path) -> Path:
     """A card's file: .pdf or .png (else one clear error)."""
     if path.suffix.lower() not in (".pdf", ".png"):
         raise InputError(f"a card is written as .pdf or .png, not {path.name!r}")
@@ -37,7 +37,7 @@ def check_path(path: Path) -> Path:
 
 def render(card: Card, path: Path) -> Path:
     """Draw the card into `path` (.pdf or .png, by its suffix)."""
-    check_path(path)
+    writable(path)
     try:
         import matplotlib
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
-from solver.tables import atomic_write, check_output
+from solver.tables import atomic_write, writable
 
 FORMAT = 2  # bump when the files' meaning changes
 MANIFEST = "manifest.json"
@@ -33,7 +33,7 @@ class Checkpoint:
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back from JSON
         self.levels: dict[str, dict] = {}
         try:
-            check_output(str(folder), directory=True)
+            writable(str(folder), directory=True)
             folder.mkdir(exist_ok=True)
             data = (folder / MANIFEST).read_bytes()
         except FileNotFoundError:

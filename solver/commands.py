@@ -50,8 +50,8 @@ def command_line() -> str:
 
 
 class OutputPath(click.ParamType):
-    """A file (or folder) a command will write, checked when the command line is read, before
-    any solve: its folder exists and takes a new file (`solver.tables.check_output`)."""
+    """A file (or folder) a command will write, validated when the command line is read, before
+    any solve: its folder exists and takes a new file (`solver.tables.writable`)."""
 
     name = "path"
 
@@ -59,16 +59,16 @@ class OutputPath(click.ParamType):
         self.directory = directory
 
     def convert(self, value, param, ctx):
-        from solver.tables import check_output
+        from solver.tables import writable
 
         try:
-            return str(check_output(str(value), self.directory))
+            return str(writable(str(value), self.directory))
         except ValueError as error:
             self.fail(str(error), param, ctx)
 
 
 class InputPath(click.ParamType):
-    """A file a command will read ("-": standard input), checked when the command line is read,
+    """A file a command will read ("-": standard input), validated when the command line is read,
     before any solve: it exists, is a file and can be opened."""
 
     name = "file"
@@ -105,9 +105,9 @@ class FractionType(click.ParamType):
 
 
 def _card_file(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    from solver.cards import check_path
+    from solver.cards import writable
 
-    return str(check_path(Path(value)))
+    return str(writable(Path(value)))
 
 
 card_option = click.option("--out", required=True, type=OutputPath(), callback=_card_file,

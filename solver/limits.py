@@ -1,7 +1,7 @@
-"""What a request may cost, checked before any work starts.
+"""What a request may cost, estimated before any work starts, and refused past the limits.
 
 A game estimates a solve's time and memory from its size (positions, turn graph) with figures
-measured on the reference machine (docs/results.md), and calls `check` first. Time is a soft
+measured on the reference machine (docs/results.md), and calls `refuse` first. Time is a soft
 limit: the budget ($DICE_SOLVER_BUDGET seconds, default two hours), which `--force` overrides;
 and with no budget set, a solve estimated over a minute is not started unasked: on a terminal
 the user is asked, elsewhere (a pipe, a script) it needs --force or a budget that allows it.
@@ -72,8 +72,8 @@ def memory_limit() -> float:
     return 0.75 * total
 
 
-def check(what: str, seconds: float, memory: float, force: bool = False,
-          can_force: bool = True) -> None:
+def refuse(what: str, seconds: float, memory: float, force: bool = False,
+           can_force: bool = True) -> None:
     """Refuse `what` (one clear line, with the estimate) if it would take more memory than the
     machine has, or more time than the budget unless forced; with no budget set, ask before a
     solve estimated over a minute (`can_force`: the command has --force to say yes with)."""

@@ -198,18 +198,18 @@ def read_columns(path: str, required: Sequence[str], optional: Sequence[str],
     fast = {c: _fast_column(text, c, np.int64) for c in names if c not in labels}
     if any(v is None for v in fast.values()) or len(names) > len(fast):
         header, rows, lines = read_csv(path, what, required, text)
-        return {c: _parsed(rows, lines, header.index(c), c, labels.get(c, {}), what)
+        return {c: parsed_column(rows, lines, header.index(c), c, labels.get(c, {}), what)
                 for c in names}
     values = {c: v for c, v in fast.items()}
     if not all(len(v) for v in values.values()):
         raise InputError(f"{what} has a header but no samples")
     if any(np.any(v < 0) for v in values.values()):
         header, rows, lines = read_csv(path, what, required, text)
-        return {c: _parsed(rows, lines, header.index(c), c, {}, what) for c in names}
+        return {c: parsed_column(rows, lines, header.index(c), c, {}, what) for c in names}
     return values
 
 
-def _parsed(rows: list[list[str]], lines: np.ndarray, at: int, column: str,
+def parsed_column(rows: list[list[str]], lines: np.ndarray, at: int, column: str,
             words: dict[str, int], what: str) -> np.ndarray:
     """One column of rows as numbers: a word of `words`, or a whole number >= 0."""
     if not rows:

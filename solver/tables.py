@@ -24,7 +24,7 @@ SEPARATORS = (",", ":")  # compact JSON: no spaces
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Write all of `data` to `path` or leave the old file untouched (its directory must
-    exist: output locations are checked before the work, `check_output`)."""
+    exist: output locations are validated before the work, `writable`)."""
     with atomic_file(path) as handle:
         handle.write(data)
 
@@ -70,8 +70,8 @@ class _Gzip(io.RawIOBase):
         self.raw.write(self.packer.flush())
 
 
-def check_output(text: str, directory: bool = False) -> Path:
-    """Where a command will write, checked before any work: a file (or, with `directory`, a
+def writable(text: str, directory: bool = False) -> Path:
+    """Where a command will write, validated before any work: a file (or, with `directory`, a
     folder that may be created in an existing folder) whose folder exists and takes a new file.
     Raises ValueError with the reason."""
     if not text.strip():
@@ -132,7 +132,7 @@ def write_json(path: Path, data: object) -> Path:
 def write_table(directory: Path, name: str, header: Sequence[str],
                 rows: Iterable[Sequence[object]], compress: bool = False) -> list[Path]:
     """The same table as `name.csv` and `name.json` ({"columns": [...], "rows": [[...], ...]}),
-    in `directory` (made if missing: its folder was checked by `check_output`). The rows are
+    in `directory` (made if missing: its folder was validated by `writable`). The rows are
     read once, as they come, and written to both files together, so a table of millions of
     rows never sits in memory; both files are renamed into place only when every row is
     written (the bytes are those of write_csv and write_json on the whole table)."""

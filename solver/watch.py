@@ -110,7 +110,7 @@ class Rows:
     def take(self, text: str, final: bool = False) -> dict[str, np.ndarray] | None:
         """The complete rows in `text` (after what came before), by column; None before the
         header is complete."""
-        from solver.samples import _parsed
+        from solver.samples import parsed_column
 
         text = self.rest + text
         lines = text.split("\n")
@@ -132,7 +132,7 @@ class Rows:
         if self.header is None:
             return None
         lines_at = np.array(numbers, dtype=np.int64)
-        return {c: _parsed(rows, lines_at, self.header.index(c), c, self.labels.get(c, {}),
+        return {c: parsed_column(rows, lines_at, self.header.index(c), c, self.labels.get(c, {}),
                            self.what) if rows else np.empty(0, dtype=np.int64)
                 for c in self.columns}
 

@@ -26,7 +26,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 # Strike's card game (2 players, 9 dice each): the best throw rule of each size, as the search
 # found it (docs/results.md, "When to throw again"; docs/cards/strike-throw.png). The search itself
-# takes 327 s of CPU, so the suite runs it on 3 dice (test_strike_throwrules.py) and checks these
+# takes 327 s of CPU, so the suite runs it on 3 dice (test_strike_rulefamilies.py) and checks these
 # rules at 9 dice by their worth, recomputed, and against their neighbours.
 STRIKE_CARD_FRONTIER = ({"arena": 2}, {"arena": 3, "stocks": 5},
                         {"arena": 3, "stocks": 5, "fewer": 13})
@@ -35,16 +35,16 @@ STRIKE_CARD_FRONTIER = ({"arena": 2}, {"arena": 3, "stocks": 5},
 @pytest.fixture(scope="session")
 def strike_frontier() -> list:
     """The card game's frontier in the session's cache, where `strike rules` and `strike card`
-    read it (stored by `throwrules.learned` itself, its search replaced by these rules)."""
-    from solver.games.strike import throwrules
+    read it (stored by `rulefamilies.learned` itself, its search replaced by these rules)."""
+    from solver.games.strike import rulefamilies
     from solver.games.strike.policies import ThrowRule
 
-    def found() -> list[throwrules.Learned]:
+    def found() -> list[rulefamilies.Learned]:
         rules = [ThrowRule(**numbers) for numbers in STRIKE_CARD_FRONTIER]
-        return [throwrules.Learned(len(numbers), rule, throwrules.seat_values(rule),
-                                   throwrules.value(rule))
+        return [rulefamilies.Learned(len(numbers), rule, rulefamilies.seat_values(rule),
+                                     rulefamilies.value(rule))
                 for numbers, rule in zip(STRIKE_CARD_FRONTIER, rules)]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(throwrules, "learn", found)
-        return throwrules.learned()[0]
+        patch.setattr(rulefamilies, "learn", found)
+        return rulefamilies.learned()[0]

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from solver import cache
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace, solve_race
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import build_turn, compile_turn
 
 

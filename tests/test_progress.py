@@ -120,9 +120,9 @@ def test_on_a_terminal_the_line_fits_the_width(monkeypatch) -> None:
 
 def test_the_level_engine_feeds_the_display() -> None:
     """A real level solve with a clock 40 s a report: a line each time, the last one done."""
+    from solver.games.dalek.files import parse_rules
     from solver.games.dalek.levels import LevelRace, solve_levels
     from solver.games.dalek.race import DalekRace
-    from solver.games.dalek.rules import parse_rules
     from solver.games.dalek.turn import compile_turn
 
     class Slow(Clock):

@@ -52,8 +52,8 @@ def test_groups_are_neighbours_of_about_equal_probability() -> None:
 def _monitored(hold: int, play, runs: int, n: int, alpha: float, seed: int) -> list[int | None]:
     """For each seeded run of n Pig turns: the sample at which the test (against the exact
     distribution of "hold 20" turns) first rejects, or None."""
-    from solver.games.pig.checks import turn_outcomes
     from solver.games.pig.policies import PigPolicy
+    from solver.games.pig.verification import turn_outcomes
 
     outcomes = turn_outcomes("", PigPolicy(20), 100)
     codes, p = outcomes.columns["score"], outcomes.probability

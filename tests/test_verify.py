@@ -1,5 +1,5 @@
-"""`verify` (solver/stats.py, solver/samples.py, solver/checks.py): the statistics against hand
-computations, the pooling rule, verdicts and exit status through the command line, and bad
+"""`verify` (solver/stats.py, solver/samples.py, solver/verification.py): the statistics against
+hand computations, the pooling rule, verdicts and exit status through the command line, and bad
 sample files (one line on stderr naming the file line, exit status 2)."""
 
 from __future__ import annotations
@@ -264,3 +264,28 @@ def test_report_is_one_self_contained_page(tmp_path: Path) -> None:
 def test_options_that_do_not_go_together_are_one_line(capsys, args: list[str]) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2 and err.count("\n") == 1 and err.startswith("dice-solver: error:")
+
+
+def test_sequential_follows_a_growing_file(tmp_path: Path) -> None:
+    """--follow: lines appended while verify waits are read too."""
+    import threading
+    import time
+
+    made = CliRunner().invoke(cli, ["simulate", "pig", "--policy", "hold 20", "--target", "30",
+                                    "--n", "500", "--seed", "9"])
+    lines = made.stdout.splitlines(keepends=True)
+    path = tmp_path / "growing.csv"
+    path.write_text("".join(lines[:102]))  # the comment, the header and 100 samples
+
+    def grow() -> None:
+        time.sleep(0.5)
+        with path.open("a") as handle:
+            handle.write("".join(lines[102:]))
+
+    writer = threading.Thread(target=grow)
+    writer.start()
+    result = CliRunner().invoke(cli, [*PIG, "--sequential", "--samples", str(path), "--follow",
+                                      "3", "--json"])
+    writer.join()
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["samples"] == 500

@@ -1,6 +1,6 @@
 """`dice-solver simulate GAME ...`: seeded Monte Carlo play by the rules, written as sample files
 (one CSV line per turn or game, docs/verify.md) that `dice-solver verify` checks. Each game's
-command is its own (`solver.games.<game>.checks.simulate`), loaded only when asked for."""
+command is its own (`solver.games.<game>.verification.simulate`), loaded only when asked for."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ class Examples:
 @dataclass(frozen=True)
 class Game:
     """A game as the command line sees it. Its package holds `commands` (a click group named
-    `name`), `checks` (the click commands `simulate` and `verify`) and, where the game has a
+    `name`), `verification` (the click commands `simulate` and `verify`) and, where the game has a
     companion for the table, `play` (the click command `play`)."""
 
     name: str  # the command word: `dice-solver NAME ...`, `simulate NAME`, `verify NAME`
@@ -52,11 +52,11 @@ class Game:
 
     def simulate(self) -> Any:
         """`dice-solver simulate NAME`: seeded play by the rules into a sample file."""
-        return self.module("checks").simulate
+        return self.module("verification").simulate
 
     def verify(self) -> Any:
         """`dice-solver verify NAME`: a simulator's samples or moves against the exact answer."""
-        return self.module("checks").verify
+        return self.module("verification").verify
 
     def play(self) -> Any:
         """`dice-solver play NAME`: the companion that follows a whole game at the table (the

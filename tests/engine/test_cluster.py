@@ -22,9 +22,9 @@ from solver.checkpoint import Checkpoint
 from solver.cli import main
 from solver.engine import levels
 from solver.errors import InputError
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 from solver.games.strike.levels import LevelStrike
 from solver.games.strike.model import Strike
@@ -90,7 +90,7 @@ from solver.checkpoint import Checkpoint
 from solver.engine import levels
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import compile_turn
 levels.CHUNK = {chunk}
 ray.init(address="{address}", logging_level=logging.ERROR, log_to_driver=False)

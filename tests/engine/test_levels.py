@@ -11,7 +11,7 @@ from itertools import product
 
 import numpy as np
 import pytest
-from test_turn_graph import layered_graph
+from engine_graphs import layered_graph
 
 from solver.checkpoint import Checkpoint, compare
 from solver.engine import levels

@@ -23,7 +23,7 @@ def _key(rules: Rules, answer: str, **options: bool) -> dict:
 
 
 def _turn(rules: Rules, force: bool, exact: bool) -> CompiledTurn:
-    """The compiled turn, its cost checked for an exact pass when one is asked for."""
+    """The compiled turn, refused first when an exact pass is asked for past the budget."""
     from solver.games.dalek.cost import check_turn
 
     turn = compile_turn(rules, force=force)

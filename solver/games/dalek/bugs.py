@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from solver.dice import Die
-from solver.games.dalek.policies import Play
+from solver.games.dalek.arrays import Play
 from solver.games.dalek.rules import (
     DOCTOR,
     DOCTORS,

@@ -2,7 +2,8 @@
 
 Every command reads its input in two steps before any work: the parameter types (bounds, files,
 policy names), then one validation of the request as a whole (the die, the position, the
-options that go together); the costs are checked before each solve (`cost`)."""
+options that go together); each solve is refused first when its estimated cost is past the
+budget (`cost`)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,11 @@ from solver.commands import (
     solving,
     table,
 )
-from solver.errors import InputError
+from solver.errors import InputError, brief
 from solver.formatting import exact_texts, seats_text
 from solver.games.dalek import answers, cost
 from solver.games.dalek import report as dalek_report
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import (
     DalekRace,
     Position,
@@ -49,13 +51,9 @@ from solver.games.dalek.rules import (
     TIE_RULES,
     Rules,
     TurnState,
-    brief,
-    kept_state,
-    parse_dice,
-    parse_roll,
-    parse_rules,
 )
-from solver.games.dalek.turn import check_position, compile_turn
+from solver.games.dalek.turn import compile_turn, validate_position
+from solver.games.dalek.typed import kept_state, parse_dice, parse_roll
 from solver.progress import Progress
 
 FORCE_HELP = ("Run it even if it is estimated to take longer than the time budget "
@@ -64,7 +62,7 @@ FORCE_HELP = ("Run it even if it is estimated to take longer than the time budge
 
 def rules_options(command):
     """The die, the number of dice, the tie rule and --force: shared by every Dalek Dice
-    command, which receives them read and checked as `rules` (and `force`)."""
+    command, which receives them read and validated as `rules` (and `force`)."""
     @functools.wraps(command)
     def read(*args, faces, die_file, dice, tie_rule, **kwargs):
         return command(*args, rules=parse_rules(faces, die_file, dice, tie_rule), **kwargs)
@@ -111,7 +109,7 @@ def race_options(command):
 
 
 class PolicyName(click.ParamType):
-    """A policy's name (`policies.read_policy_name`), checked when the command line is read: a
+    """A policy's name (`policies.read_policy_name`), validated when the command line is read: a
     policy table's file must exist and be readable. The name itself is passed on."""
 
     name = "policy"
@@ -159,7 +157,7 @@ def _race(rules: Rules, players: int, target: int, tie_value, force: bool) -> Da
 def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: int | None,
                    target: int, tie_value, force: bool) -> tuple[DalekRace, Position]:
     """The race a --scores position belongs to (as many players as scores), and the position
-    with `seat` (as players count them) to move, checked."""
+    with `seat` (as players count them) to move, validated."""
     players = len(scores) if players is None else players
     if players != len(scores):
         raise InputError(f"--scores gives {len(scores)} scores but --players is {players}")
@@ -176,7 +174,7 @@ def engine_for(race: DalekRace, exact: bool) -> tuple[str, str | None]:
 
 def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
             ) -> RaceValues:
-    """The race solved (read from the cache when possible), after its cost is checked."""
+    """The race solved (read from the cache when possible), unless its cost is refused."""
     engine, checkpoint = engine_for(race, exact)
     with Progress(f"solving {race.players}-player race to {race.target}", quiet) as progress:
         return solve_race(race, exact=exact, use_cache=not no_cache, force=force, engine=engine,
@@ -366,7 +364,7 @@ def best_move(rules, force, roll_text, kept_text, humans, daleks, doctors, exter
                          f"not both")
     else:
         state = kept_state(rules, parse_dice(rules, kept_text, "dice kept"), rolled)
-    check_position(rules, state)
+    validate_position(rules, state)
     if scores is None:
         race_only = given("seat", "players", "target", "tie_value")
         if race_only:
@@ -459,13 +457,13 @@ def table_command(rules, force, players, target, tie_value, quiet, no_cache, rac
 
 
 def _folder(out: str | None, default: str) -> Path:
-    """The folder to write: --out (checked as it was read) or the default, checked now."""
-    from solver.tables import check_output
+    """The folder to write: --out (validated as it was read) or the default, validated now."""
+    from solver.tables import writable
 
     if out is not None:
         return Path(out)
     try:
-        return check_output(default, directory=True)
+        return writable(default, directory=True)
     except ValueError as error:
         raise InputError(f"cannot write the table to {default}: {error} (or give --out)") \
             from None
@@ -519,16 +517,17 @@ def duel(rules, force, first, second, target, exact, as_json) -> None:
 
     A fixed policy plays the same turn whatever the score; "win" plays each turn for its
     share of the win against the other seat (both "win": the game of `dalek game`)."""
+    from solver.games.dalek import arrays, duels
     from solver.games.dalek import policies as dp
 
     clock = time.perf_counter()
     compiled = compile_turn(rules, force=force)
     fixed = [dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in (first, second)]
     cost.check_turn(compiled, force, policies=2 * sum(fixed))  # each played twice
-    pairs = dp.Pairs.of(compiled)
+    pairs = arrays.Pairs.of(compiled)
     policies = (dp.parse_policy(first, pairs, duel=True),
                 dp.parse_policy(second, pairs, duel=True))
-    duel = dp.solve_duel(pairs, policies, target, exact=exact, force=force)
+    duel = duels.solve_duel(pairs, policies, target, exact=exact, force=force)
     seats = exact_texts(duel.chances())
     names = [p.name for p in policies]
     points = [float(sum(s * q for s, q in enumerate(dp.distribution(p))))
@@ -548,7 +547,7 @@ def duel(rules, force, first, second, target, exact, as_json) -> None:
 def _learned(rules, force):
     """The turn's pairs and the frontier of remembered rules (from the cache when found)."""
     from solver.games.dalek import rulefamilies
-    from solver.games.dalek.policies import Pairs
+    from solver.games.dalek.arrays import Pairs
 
     pairs = Pairs.of(compile_turn(rules, force=force))
     rows, cached = rulefamilies.learned(pairs, force)
@@ -558,11 +557,11 @@ def _learned(rules, force):
 def _race_learned(rules, target, force):
     """The race frontier to `target` on the one-turn frontier's rules (each from the cache
     when found), and optimal play's first-seat share."""
-    from solver.games.dalek import racerules
+    from solver.games.dalek import racefamilies
 
     pairs, bases, turn_cached = _learned(rules, force)
-    rows, cached = racerules.learned(pairs, bases, target, force)
-    return rows, racerules.optimal_first(pairs, target), cached and turn_cached
+    rows, cached = racefamilies.learned(pairs, bases, target, force)
+    return rows, racefamilies.optimal_first(pairs, target), cached and turn_cached
 
 
 def race_rule_options(command):

@@ -1,5 +1,5 @@
 """What a Dalek Dice request will cost, estimated from its size before the work starts, so that
-`solver.limits.check` can refuse it (time: unless --force; memory: always) with the estimate.
+`solver.limits.refuse` can refuse it (time: unless --force; memory: always) with the estimate.
 
 Sizes are counted exactly, not guessed: the turn graph's (state, roll) pairs from the reachable
 states (the sums kept dice can make) and the rolls of each number of dice; the race's positions
@@ -46,7 +46,7 @@ from __future__ import annotations
 from math import comb
 
 from solver.games.dalek.rules import DOCTOR, EXTERMINATE, THIRD, Rules
-from solver.limits import check
+from solver.limits import refuse
 
 BUILD_SECONDS_PER_PAIR = 6e-6
 BUILD_BYTES_PER_PAIR = 300
@@ -108,8 +108,8 @@ def _pairs_of_sums(rules: Rules, valued: int) -> int:
 def check_build(rules: Rules, force: bool) -> None:
     """Refuse to build a turn graph that would take too long or too much memory."""
     pairs = turn_pairs(rules)
-    check(f"building the turn of {rules.dice} dice ({pairs:,} (state, roll) pairs)",
-          pairs * BUILD_SECONDS_PER_PAIR, PROCESS_BYTES + pairs * BUILD_BYTES_PER_PAIR, force)
+    refuse(f"building the turn of {rules.dice} dice ({pairs:,} (state, roll) pairs)",
+           pairs * BUILD_SECONDS_PER_PAIR, PROCESS_BYTES + pairs * BUILD_BYTES_PER_PAIR, force)
 
 
 def check_turn(turn, force: bool, exact: int = 0, policies: int = 0) -> None:
@@ -122,8 +122,8 @@ def check_turn(turn, force: bool, exact: int = 0, policies: int = 0) -> None:
                + policies * pairs * POLICY_SECONDS_PER_PAIR)
     memory = PROCESS_BYTES + max(bool(exact) * elements * EXACT_BYTES_PER_ELEMENT,
                                  bool(policies) * pairs * POLICY_BYTES_PER_PAIR)
-    check(f"the exact values of the turn of {turn.rules.dice} dice ({elements:,} nodes and "
-          f"edges)", seconds, memory, force)
+    refuse(f"the exact values of the turn of {turn.rules.dice} dice ({elements:,} nodes and "
+           f"edges)", seconds, memory, force)
 
 
 def _denominator_bits(rules: Rules) -> int:
@@ -174,8 +174,8 @@ def check_race(race, exact: bool, force: bool) -> None:
     """Refuse to solve a race that would take too long or too much memory."""
     before, final = race_positions(race)
     seconds, memory = race_cost(race, exact)
-    check(f"the {race.players}-player race to {race.target} ({before + final:,} positions"
-          f"{', exactly' if exact else ''})", seconds, memory, force)
+    refuse(f"the {race.players}-player race to {race.target} ({before + final:,} positions"
+           f"{', exactly' if exact else ''})", seconds, memory, force)
 
 
 def check_contrast(race, positions: int, force: bool) -> None:
@@ -184,8 +184,8 @@ def check_contrast(race, positions: int, force: bool) -> None:
     final round costs in the solve), if it would take too long."""
     graph = race.turn.graph
     seconds = positions * (graph.size + graph.edges) * RACE_SECONDS_PER_ELEMENT[False]
-    check(f"comparing the turns of {positions:,} positions", seconds,
-          RACE_BYTES + (graph.size + graph.edges) * RACE_BYTES_PER_ELEMENT, force)
+    refuse(f"comparing the turns of {positions:,} positions", seconds,
+           RACE_BYTES + (graph.size + graph.edges) * RACE_BYTES_PER_ELEMENT, force)
 
 
 def mean_points(pairs, policy) -> float:
@@ -231,12 +231,12 @@ def check_games(pairs, games: int, target: int, means: list[float], racing: list
     if max(means) <= 0:
         raise InputError("neither seat's policy ever scores: the race would never end")
     seconds, memory = games_cost(pairs, games, target, means, racing)
-    check(f"simulating {games:,} races to {target}", seconds, memory, force)
+    refuse(f"simulating {games:,} races to {target}", seconds, memory, force)
 
 
 def check_decisions(turns: int, force: bool) -> None:
     """Refuse a decision log of `turns` turns that would take too long or too much memory
     (each move becomes a line of text, held until the file is written)."""
     moves = turns * MOVES_PER_TURN
-    check(f"a decision log of {turns:,} turns", moves * DECISION_SECONDS,
-          moves * DECISION_BYTES, force)
+    refuse(f"a decision log of {turns:,} turns", moves * DECISION_SECONDS,
+           moves * DECISION_BYTES, force)

@@ -242,7 +242,7 @@ def check(game: LevelRace, force: bool = False) -> None:
     from solver import limits
 
     seconds, memory = estimate(game)
-    limits.check(f"the {game.players}-player race to {game.target}", seconds, memory, force)
+    limits.refuse(f"the {game.players}-player race to {game.target}", seconds, memory, force)
 
 
 def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress=None,

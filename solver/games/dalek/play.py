@@ -36,11 +36,10 @@ from solver.games.dalek.rules import (
     Rules,
     TurnState,
     exterminate,
-    parse_dice,
-    parse_roll,
     winners,
 )
 from solver.games.dalek.turn import END, ROLL, STOP, compile_turn, place
+from solver.games.dalek.typed import parse_dice, parse_roll
 from solver.limits import duration
 
 HELP = """Type each roll as it happens, e.g. "2x H4 H2 D3 Doctor" (H4 or Human 4, D3 or Dalek 3,

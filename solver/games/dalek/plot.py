@@ -12,7 +12,7 @@ from solver.games.dalek.report import contrast
 
 
 def pyplot():
-    """matplotlib's pyplot, drawing to files: a clear error when it is not installed (checked
+    """matplotlib's pyplot, drawing to files: a clear error when it is not installed (found
     before a solve, so a missing extra never costs one)."""
     try:
         import matplotlib

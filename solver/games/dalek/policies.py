@@ -8,11 +8,10 @@ for expected points), `keep-daleks K` (a simple human rule, see `keep_daleks`), 
 turn for any utility of the final score (the win share each score leads to, in a race). The race
 policy "win" is no turn policy: it plays each position's own optimal turn (`RacePolicy`).
 
-`Play` plays one roll of many turns at once by the rules of `rules.py`: the simulator, the exact
-evaluation and the decision scorer all play through it, and `bugs.py` subclasses it to build
-deliberately wrong simulators. `distribution` follows a policy forward over turn states in exact
-integers; it shares nothing with the solver's optimisation, so it also checks it (the points
-policy's distribution equals the solver's).
+`distribution` follows a policy forward over turn states in exact integers (playing through
+`arrays.Play`); it shares nothing with the solver's optimisation, so it also checks it (the points
+policy's distribution equals the solver's). Duels of policies: duels.py; the files of moves a
+policy table is read from: files.py.
 """
 
 from __future__ import annotations
@@ -20,145 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 
 import numpy as np
 
-from solver.dice import Die, roll
-from solver.engine.local import Choices
-from solver.errors import InputError
-from solver.games.dalek.race import DalekRace, RaceValues, solve_race
-from solver.games.dalek.rules import (
-    DALEKS,
-    DOCTORS,
-    FIELDS,
-    HUMANS,
-    MAX_DICE,
-    MAX_VALUE,
-    NOT_OVER,
-    TO_ROLL,
-    Rules,
-    TurnState,
-    brief,
-    doctor_intervenes,
-    format_faces,
-    parse_dice,
-)
-from solver.games.dalek.turn import END, ROLL, STOP, CompiledTurn, points_utility
-from solver.samples import read_csv
-
-NONE = -1  # the policy says nothing here (the third Doctor ended the turn, or a table is silent)
-THEN = (END, STOP, ROLL)  # codes 0, 1, 2 of what follows a keep
-END_CODE, STOP_CODE, ROLL_CODE = 0, 1, 2
-MOVE_COLUMNS = (*FIELDS, "roll", "keep", "then")  # a move in a policy table or decision log
-
-
-class Play:
-    """One roll of many turns played by the rules, on arrays (one row per turn).
-
-    `die` is the die actually thrown (the rules' die unless a test loads it). A deliberately
-    wrong simulator overrides `intervenes` or `stop_score`."""
-
-    def __init__(self, rules: Rules, die: Die | None = None) -> None:
-        self.rules = rules
-        self.die = rules.die if die is None else die
-        if self.die.faces != rules.die.faces:
-            raise ValueError("the thrown die must have the rules' faces")
-
-    def roll(self, fields: np.ndarray, rolled: np.ndarray, kept: np.ndarray, then: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray]:
-        """States after keeping `kept` (counts of the keepable faces) from `rolled` (counts of
-        every face), and each turn's score, or NOT_OVER while it goes on (`then` is ROLL_CODE)."""
-        after = self.rules.keep(self.rules.set_aside(fields, rolled), kept)
-        score = self.rules.end_score(after, self.intervenes(after))
-        stop = (score == NOT_OVER) & (then == STOP_CODE)
-        score[stop] = self.stop_score(after[stop, HUMANS], after[stop, DALEKS])
-        return after, score
-
-    def intervenes(self, after: np.ndarray) -> np.ndarray:
-        """Rule 5: the Doctor intervenes (state fields after the roll, last axis)."""
-        return doctor_intervenes(after[..., DOCTORS])
-
-    def stop_score(self, humans: np.ndarray, daleks: np.ndarray) -> np.ndarray:
-        """Rule 8: the points of stopping with dice left."""
-        return self.rules.stop_score(humans, daleks)
-
-
-@dataclass
-class Pairs:
-    """Every (reachable state, roll) pair of a compiled turn, numbered: states in key order
-    (so by dice to roll), each followed by every roll of its dice in `roll(die, n)` order."""
-
-    turn: CompiledTurn
-    keys: np.ndarray  # (states,) sorted state keys
-    fields: np.ndarray  # (states, FIELDS)
-    first: np.ndarray  # (states + 1,) each state's first pair; the last entry is the count
-    radix: np.ndarray  # per face: a roll's code is counts @ radix
-    codes: np.ndarray  # sorted codes of every roll of 1..dice dice
-    rank: np.ndarray  # each code's position among the rolls of its size
-
-    @classmethod
-    def of(cls, turn: CompiledTurn) -> Pairs:
-        rules = turn.rules
-        sizes = sorted(turn.layers)
-        keys = np.concatenate([turn.layers[n].keys for n in sizes])
-        per_state = np.concatenate([np.full(len(turn.layers[n].keys), len(turn.rolls[n]))
-                                    for n in sizes])
-        faces = len(rules.die.faces)
-        radix = (rules.dice + 1) ** np.arange(faces - 1, -1, -1, dtype=np.int64)
-        codes = np.concatenate([turn.rolls[n] @ radix for n in turn.rolls])
-        rank = np.concatenate([np.arange(len(turn.rolls[n])) for n in turn.rolls])
-        order = np.argsort(codes, kind="stable")
-        return cls(turn, keys, turn.codec.decode_all(keys),
-                   np.concatenate([[0], np.cumsum(per_state)]), radix, codes[order], rank[order])
-
-    @property
-    def rules(self) -> Rules:
-        return self.turn.rules
-
-    @property
-    def size(self) -> int:
-        return int(self.first[-1])
-
-    def states(self, fields: np.ndarray) -> np.ndarray:
-        """The index of each state (rows of fields); -1 for a state no turn reaches."""
-        radix = np.array(self.turn.codec.radix)
-        inside = np.all((fields >= 0) & (fields < radix), axis=1)
-        keys = self.turn.codec.encode(np.where(inside[:, None], fields, 0))
-        index = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
-        return np.where(inside & (self.keys[index] == keys), index, -1)
-
-    def pair(self, state: np.ndarray, rolled: np.ndarray) -> np.ndarray:
-        """The pair of each (state index, roll as counts over the faces)."""
-        return self.first[state] + self.rank[np.searchsorted(self.codes, rolled @ self.radix)]
-
-    @cached_property
-    def state_of(self) -> np.ndarray:
-        """Each pair's state."""
-        return np.repeat(np.arange(len(self.keys)), np.diff(self.first))
-
-    @cached_property
-    def rolled(self) -> np.ndarray:
-        """Each pair's roll as counts over the faces."""
-        return np.concatenate([self.turn.rolls[int(f[TO_ROLL])] for f in self.fields])
-
-    @cached_property
-    def choice(self) -> np.ndarray:
-        """Each pair's keep decision node in the turn graph (-1: the third Doctor ended it),
-        and the keep code forced on the way to it."""
-        sizes = sorted(self.turn.layers)
-        return np.stack([np.concatenate([self.turn.layers[n].choice.ravel() for n in sizes]),
-                         np.concatenate([self.turn.layers[n].code.ravel() for n in sizes])])
-
-    @cached_property
-    def chance(self) -> np.ndarray:
-        """Each state's chance node (its roll) in the turn graph."""
-        return np.array([self.turn.chance[k] for k in self.keys.tolist()], dtype=np.int64)
-
-    def layer(self, n: int) -> tuple[int, int]:
-        """The states [lo, hi) that roll n dice."""
-        return (int(np.searchsorted(self.fields[:, TO_ROLL], n)),
-                int(np.searchsorted(self.fields[:, TO_ROLL], n, side="right")))
+from solver.dice import roll
+from solver.errors import InputError, brief
+from solver.games.dalek.arrays import END_CODE, NONE, ROLL_CODE, STOP_CODE, Pairs, Play
+from solver.games.dalek.files import read_moves
+from solver.games.dalek.rules import DALEKS, HUMANS, MAX_DICE, MAX_VALUE, NOT_OVER, Rules, TurnState
+from solver.games.dalek.turn import points_utility
+from solver.games.dalek.typed import format_faces
 
 
 @dataclass(eq=False)
@@ -309,60 +179,7 @@ def stop_at(pairs: Pairs, name: str, keep: np.ndarray,
     return TurnPolicy(name, pairs, keep, then)
 
 
-# ---- moves written in files: policy tables and decision logs ----------------------------------
-@dataclass
-class Moves:
-    """Rows of (position, move) read from a file, checked against the rules."""
-
-    lines: np.ndarray  # the file line of each row (1 = header)
-    pair: np.ndarray
-    keep: np.ndarray  # counts over the keepable faces
-    then: np.ndarray  # END/STOP/ROLL codes
-    extra: dict[str, list[str]]  # other columns, as text
-
-
-def read_moves(pairs: Pairs, path: str, what: str) -> Moves:
-    """Rows with the columns of `dice-solver dalek table` (to_roll, humans, daleks, doctors,
-    exterminates, roll, keep, then; others are kept as text): each a legal move by the rules
-    in a position some turn reaches. `what` names the file in errors."""
-    header, rows, lines = read_csv(path, what, MOVE_COLUMNS)
-    rules = pairs.rules
-    keepable = list(rules.keepable_faces)
-    columns = {name: header.index(name) for name in header}
-    fields = np.empty((len(rows), len(FIELDS)), dtype=np.int64)
-    rolled = np.empty((len(rows), len(rules.die.faces)), dtype=np.int64)
-    kept = np.empty((len(rows), len(keepable)), dtype=np.int64)
-    then = np.empty(len(rows), dtype=np.int64)
-    faces: dict[str, tuple[int, ...]] = {}
-    for r, (row, line) in enumerate(zip(rows, lines)):
-        try:
-            fields[r] = [int(row[columns[c]]) for c in FIELDS]
-            rolled[r] = _faces(rules, row[columns["roll"]], faces)
-            counts = _faces(rules, row[columns["keep"]], faces)
-            then[r] = THEN.index(row[columns["then"]].strip().lower())
-        except (ValueError, OverflowError, InputError) as error:  # OverflowError: past int64
-            raise InputError(f"{what} line {line}: {_reason(error)}") from None
-        if any(c for f, c in enumerate(counts) if f not in keepable):
-            raise InputError(f"{what} line {line}: only Human and Dalek dice are kept by choice")
-        kept[r] = [counts[f] for f in keepable]
-    _check_rows(fields, rolled.sum(axis=1) == fields[:, TO_ROLL], lines, what,
-                "the roll shows {shown} dice but {to_roll} were to roll",
-                shown=rolled.sum(axis=1), to_roll=fields[:, TO_ROLL])
-    state = pairs.states(fields)
-    _check_rows(fields, state >= 0, lines, what, "no turn reaches this position ({state})")
-    pair = pairs.pair(state, rolled)
-    _check_rows(fields, pairs.choice[0, pair] >= 0, lines, what,
-                "the third Doctor ends the turn on this roll: there is no move to make")
-    _check_rows(fields, rules.may_keep(rolled, kept), lines, what,
-                "this keep is not allowed (it must be in the roll, and one die must be kept)")
-    _, score = Play(rules).roll(fields, rolled, kept, np.full(len(rows), ROLL_CODE))
-    _check_rows(fields, (score != NOT_OVER) == (then == END_CODE), lines, what,
-                "'then' must be 'end' exactly when the keep ends the turn")
-    extra = {name: [row[i] for row in rows] for name, i in columns.items()
-             if name not in MOVE_COLUMNS}
-    return Moves(lines, pair, kept, then, extra)
-
-
+# ---- a policy table read from a file (files.py reads its rows) -----------------------------
 def read_table(pairs: Pairs, path: str) -> TurnPolicy:
     """A user's policy table (the `turn_keeps.csv[.gz]` format of `dice-solver dalek table`):
     one row per (state, roll) it plays; a turn reaching a pair it leaves out is an error."""
@@ -377,29 +194,6 @@ def read_table(pairs: Pairs, path: str) -> TurnPolicy:
     then = np.full(pairs.size, NONE, dtype=np.int64)
     keep[moves.pair], then[moves.pair] = moves.keep, moves.then
     return TurnPolicy(f"{TABLE}{path}", pairs, keep, then)
-
-
-def _faces(rules: Rules, text: str, cache: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
-    """`parse_dice`, once per distinct text (a file repeats the same rolls many times)."""
-    if text not in cache:
-        cache[text] = parse_dice(rules, text)
-    return cache[text]
-
-
-def _reason(error: Exception) -> str:
-    return str(error) if isinstance(error, InputError) else \
-        "expected whole numbers, faces such as 'H4 D3' (or '-') and then end, stop or roll"
-
-
-def _check_rows(fields: np.ndarray, ok: np.ndarray, lines: np.ndarray, what: str, message: str,
-                **values: np.ndarray) -> None:
-    """Raise for the first row that is not ok, naming its line and position."""
-    bad = np.flatnonzero(~ok)
-    if len(bad):
-        r = int(bad[0])
-        words = {name: int(v[r]) for name, v in values.items()}
-        raise InputError(f"{what} line {lines[r]}: " + message.format(
-            state=TurnState(*fields[r].tolist()), **words))
 
 
 # ---- exact worth of a policy --------------------------------------------------------------
@@ -426,7 +220,7 @@ def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]
         after, score = play.roll(pairs.fields[live].repeat(count, axis=0), pairs.rolled[pair],
                                  policy.keep[pair], policy.then[pair])
         going = score == NOT_OVER
-        _check_moves(policy, pair[going & (policy.then[pair] != ROLL_CODE)])
+        _validate_moves(policy, pair[going & (policy.then[pair] != ROLL_CODE)])
         share = np.repeat(mass[live] // outcomes.denominator, count) * \
             np.tile(np.array(outcomes.weights, dtype=object), len(live))
         for s, m in zip(score[~going].tolist(), share[~going].tolist()):
@@ -439,7 +233,7 @@ def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]
     return [Fraction(scores.get(s, 0), scale) for s in range(top + 1)]
 
 
-def _check_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
+def _validate_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
     """A turn that goes on needs the policy's stop-or-roll: a table that leaves it out fails."""
     if len(missing):
         pairs = policy.pairs
@@ -450,8 +244,7 @@ def _check_moves(policy: TurnPolicy, missing: np.ndarray) -> None:
                          f"{state}, which its play reaches")
 
 
-
-# ---- policies by name, and duels ------------------------------------------------------------
+# ---- policies by name ----------------------------------------------------------------------
 TABLE = "table:"  # a policy table named on the command line: table:FILE
 POINTS, KEEP_DALEKS = "points", "keep-daleks"
 MOST_HUMANS = MAX_VALUE * MAX_DICE  # "keep-daleks K" past it never stops before the dice run out
@@ -499,65 +292,3 @@ def parse_policy(text: str, pairs: Pairs, duel: bool = False) -> Policy:
     if kind == TABLE:
         return read_table(pairs, str(value))
     return WIN
-
-
-def race_local(policy: TurnPolicy) -> Choices:
-    """A fixed turn policy as the race engine's local model: one option, its exact score
-    distribution (a fixed policy plays the same turn whatever the position)."""
-    exact = distribution(policy)
-    return Choices([[(s, p) for s, p in enumerate(exact) if p]], policy.pairs.turn.graph.n_results)
-
-
-@dataclass
-class Duel:
-    """Seats racing to the target, each with its policy, and the race solved for that play."""
-
-    race: DalekRace
-    values: RaceValues
-
-    def chances(self) -> list[dict]:
-        """Each seat's P(win alone), P(tie for first) and value (share of the win) from the
-        start, float and (when solved so) exact."""
-        return self.values.chances(self.race.start())
-
-
-def solve_duel(pairs: Pairs, policies: tuple[Policy, ...], target: int, exact: bool = False,
-               use_cache: bool = True, force: bool = False) -> Duel:
-    """The race where seat i plays `policies[i]`. With every seat playing "win" this is the
-    plain race (cached like `dalek game`); a fixed seat changes the game, so that solve is
-    never read from or written to the cache. `force`: see `solve_race`."""
-    locals_ = {seat: race_local(p) for seat, p in enumerate(policies)
-               if isinstance(p, TurnPolicy)}
-    race = DalekRace(pairs.turn, len(policies), target, seat_locals=locals_)
-    values = solve_race(race, exact=exact, use_cache=use_cache and not locals_, force=force)
-    return Duel(race, values)
-
-
-def decision_regrets(pairs: Pairs, path: str) -> tuple[np.ndarray, Moves]:
-    """A decision log (the columns of a policy table, one row per move) scored against optimal
-    play for expected points: each move's regret is the optimal value of its (state, roll)
-    less the value of the move made, then optimal play (rounding below 0 clipped)."""
-    moves = read_moves(pairs, path, f"decision log {path}")
-    graph = pairs.turn.graph
-    values = graph.values([float(u) for u in points_utility(pairs.turn)])
-    state = pairs.state_of[moves.pair]
-    after, score = Play(pairs.rules).roll(pairs.fields[state], pairs.rolled[moves.pair],
-                                          moves.keep, moves.then)
-    worth = score.astype(np.float64)
-    going = score == NOT_OVER
-    worth[going] = values[pairs.chance[pairs.states(after[going])]]
-    best = values[pairs.choice[0, moves.pair]]
-    return np.maximum(best - worth, 0.0), moves
-
-
-def describe_move(pairs: Pairs, moves: Moves, row: int) -> dict:
-    """One move of a log as players write it."""
-    rules = pairs.rules
-    keep = [0] * len(rules.die.faces)
-    for face, count in zip(rules.keepable_faces, moves.keep[row].tolist()):
-        keep[face] = count
-    p = int(moves.pair[row])
-    return {"line": int(moves.lines[row]),
-            "position": str(TurnState(*pairs.fields[pairs.state_of[p]].tolist())),
-            "roll": format_faces(rules, tuple(pairs.rolled[p].tolist())),
-            "keep": format_faces(rules, tuple(keep)), "then": THEN[int(moves.then[row])]}

@@ -12,15 +12,7 @@ import numpy as np
 
 from solver.faces import dice_words
 from solver.formatting import exact_text, exact_texts
-from solver.games.dalek.rules import (
-    DOCTOR,
-    EXTERMINATE,
-    FIELDS,
-    Rules,
-    TurnState,
-    exterminate,
-    format_faces,
-)
+from solver.games.dalek.rules import DOCTOR, EXTERMINATE, FIELDS, Rules, TurnState, exterminate
 from solver.games.dalek.turn import (
     END,
     ROLL,
@@ -31,6 +23,7 @@ from solver.games.dalek.turn import (
     position_options,
     solve_points,
 )
+from solver.games.dalek.typed import format_faces
 from solver.tables import write_manifest, write_table
 
 if TYPE_CHECKING:  # the race (and its engine) is imported where a race is answered

@@ -1,6 +1,6 @@
 """The Dalek Dice turn rules of `rulefamilies` in words: the lines a player reads at the table,
 the cost against perfect play, the frontier as data (`dalek rules`) and the strategy card
-(`dalek card`), and the same for the two-player race (`racerules`: `dalek rules --race`,
+(`dalek card`), and the same for the two-player race (`racefamilies`: `dalek rules --race`,
 `dalek card --race`). Kept apart from the search so that rewording a card does not throw away the
 cached frontier (its key hashes the search's code)."""
 
@@ -12,8 +12,8 @@ from math import gcd
 
 from solver.cards import Card
 from solver.formatting import exact_text
-from solver.games.dalek.policies import Pairs
-from solver.games.dalek.racerules import SLOPE, RaceRule, Valued
+from solver.games.dalek.arrays import Pairs
+from solver.games.dalek.racefamilies import SLOPE, RaceRule, Valued
 from solver.games.dalek.rulefamilies import NEVER, Learned, TurnRule, most_humans, optimal
 from solver.games.dalek.rules import Rules
 
@@ -116,7 +116,7 @@ _NUMBER_WORDS = {"grab": "grab", "hunt": "hunt", "doctor_stop": "Doctors", "late
                  "late_stop": "late T"}
 
 
-# ---- the two-player race (racerules) -------------------------------------------------------
+# ---- the two-player race (racefamilies) -------------------------------------------------------
 RACE_MARGIN = 0.005  # the race card prints the smallest rule within half a game in 100 of the best
 LEADS = (-20, 0, 20)  # the leads the race card's table shows
 

@@ -28,15 +28,9 @@ from math import gcd
 import numpy as np
 
 from solver.formatting import exact_text
-from solver.games.dalek.policies import Pairs, TurnPolicy, dalek_keeps, distribution, stop_at
-from solver.games.dalek.rules import (
-    DOCTORS,
-    EXTERMINATES,
-    THIRD,
-    TO_ROLL,
-    Rules,
-    exterminate,
-)
+from solver.games.dalek.arrays import Pairs
+from solver.games.dalek.policies import TurnPolicy, dalek_keeps, distribution, stop_at
+from solver.games.dalek.rules import DOCTORS, EXTERMINATES, THIRD, TO_ROLL, Rules, exterminate
 from solver.games.dalek.turn import solve_points
 from solver.rulesearch import Family, Found, search
 
@@ -204,6 +198,7 @@ def learned(pairs: Pairs, force: bool = False) -> tuple[list[Learned], bool]:
     key = {"game": "dalek_turn_rules", "faces": list(rules.die.faces),
            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
            "seed": SEED, "code": cache.code_hash("solver.rulesearch", "solver.games.dalek.rules",
+                                                 "solver.games.dalek.arrays",
                                                  "solver.games.dalek.policies", __name__)}
     stored = cache.load(key)
     if stored is not None:

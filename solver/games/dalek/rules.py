@@ -1,7 +1,7 @@
 """Dalek Dice as the rulebook states it (numbers refer to docs/rules.md, "Dalek Dice").
 
 Every rule of the game is written here once; the turn graph, the policies, the simulator and the
-move checks all play by these functions. The die is data: faces named H<n> (a Human worth n),
+move validation all play by these functions. The die is data: faces named H<n> (a Human worth n),
 D<n> (a Dalek worth n), DOC (The Doctor) and EXT (Exterminate!). A turn's state is five numbers
 (`FIELDS`); the rules that move it take them along the last axis of an array, so one call plays
 one roll or a million side by side, and the scoring rules work on plain integers too. The race
@@ -10,17 +10,15 @@ one roll or a million side by side, and the scoring rules work on plain integers
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 
 from solver.dice import Counts, Die
-from solver.errors import InputError
+from solver.errors import InputError, brief
 from solver.faces import Faces
 
 DEFAULT_FACES = "H4 H2 D3 D2 DOC EXT"  # inferred layout, see shared/reference/game-facts.md
@@ -263,83 +261,3 @@ def winners(scores: Sequence[int]) -> tuple[int, ...]:
     """Rule 11: the seats with the highest score (when several, they share the win)."""
     best = max(scores)
     return tuple(seat for seat, score in enumerate(scores) if score == best)
-
-
-# ---- reading dice ---------------------------------------------------------------------------
-def parse_rules(faces: str | None = None, die_file: str | None = None, dice: int = DEFAULT_DICE,
-                tie_rule: str = "ge") -> Rules:
-    """Rules from a face list ("H4 H2 D3 D2 DOC EXT", FACE:WEIGHT allowed) or a die file."""
-    if faces is not None and die_file is not None:
-        raise InputError("give the die as --faces or as --die-file, not both")
-    if die_file is not None:
-        faces = read_die_file(die_file)
-    text = DEFAULT_FACES if faces is None else faces
-    return Rules(Die.parse("Dalek Dice", text), dice, tie_rule)
-
-
-def brief(text: str, most: int = 24) -> str:
-    """A user's text quoted in a message, shortened when long."""
-    return repr(text if len(text) <= most else text[:most] + "...")
-
-
-def read_die_file(path: str) -> str:
-    """A die file: JSON or TOML (by its name) with `faces`, a list of names or a table of
-    name -> weight ("-": JSON on standard input; gzip, a byte order mark and size limits as
-    every input file, `solver.samples.read_text`)."""
-    from solver.samples import read_text
-
-    text = read_text(path, f"die file {path}")
-    try:
-        data = _toml().loads(text) if Path(path).suffix == ".toml" else json.loads(text)
-    except (ValueError, RecursionError) as error:
-        reason = str(error) if isinstance(error, ValueError) else "nested too deep"
-        raise InputError(f"die file {path} is malformed: {reason}") from None
-    faces = data.get("faces") if isinstance(data, dict) else None
-    if isinstance(faces, list) and all(isinstance(f, str) for f in faces):
-        return " ".join(faces)
-    if isinstance(faces, dict) and all(isinstance(w, int) for w in faces.values()):
-        return " ".join(f"{face}:{weight}" for face, weight in faces.items())
-    raise InputError(f"die file {path} needs `faces`: a list of face names or a table of "
-                     f"face = weight")
-
-
-def _toml():
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
-    return tomllib
-
-
-def parse_dice(rules: Rules, text: str, what: str = "dice") -> Counts:
-    """Dice written as players speak ("2x H4 D3 Doctor", "H4 H4 D3 DOC", "-" or nothing for
-    none) as counts over the faces: at most the game's dice (`Rules.names`)."""
-    return rules.names.read(text, rules.dice, what)
-
-
-def kept_state(rules: Rules, kept: Counts, rolled: Counts) -> TurnState:
-    """The state before a roll, from the dice set aside before it (counts over the faces):
-    every die of the game not rolled is kept (rules 3 and 4), and the kept Humans and Daleks
-    add up (rule 2)."""
-    if sum(kept) + sum(rolled) != rules.dice:
-        raise InputError(f"the dice kept ({sum(kept)}) and rolled ({sum(rolled)}) make "
-                         f"{sum(kept) + sum(rolled)}, but the game has {rules.dice} dice (every "
-                         f"die not rolled is kept)")
-    humans = sum(rules.value(f) * kept[f] for f in rules.human_faces)
-    daleks = sum(rules.value(f) * kept[f] for f in rules.dalek_faces)
-    return TurnState(sum(rolled), humans, daleks, int(rules.count(kept, DOCTOR)),
-                     int(rules.count(kept, EXTERMINATE)))
-
-
-def parse_roll(rules: Rules, text: str) -> Counts:
-    """A roll written as players speak ("H4 H4 D3 DOC") as counts over the die's faces."""
-    counts = parse_dice(rules, text, "dice rolled")
-    if not any(counts):
-        raise InputError("the roll shows no dice")
-    return counts
-
-
-def format_faces(rules: Rules, counts: Counts) -> str:
-    """Counts over faces written back as a roll ("H4 H4 D3"), or "-" for none."""
-    text = " ".join(f for f, c in zip(rules.die.faces, counts) for _ in range(c))
-    return text or "-"

@@ -11,29 +11,13 @@ import numpy as np
 
 from solver.dice import throw
 from solver.errors import InputError
-from solver.games.dalek.policies import (
-    END_CODE,
-    MOVE_COLUMNS,
-    ROLL_CODE,
-    STOP_CODE,
-    THEN,
-    WIN,
-    Pairs,
-    Play,
-    Policy,
-    TurnPolicy,
-    optimal_policies,
-)
+from solver.games.dalek.arrays import END_CODE, ROLL_CODE, STOP_CODE, THEN, Pairs, Play
+from solver.games.dalek.files import MOVE_COLUMNS
+from solver.games.dalek.policies import WIN, Policy, TurnPolicy, optimal_policies
 from solver.games.dalek.race import RaceValues
-from solver.games.dalek.rules import (
-    NOT_OVER,
-    TO_ROLL,
-    TurnState,
-    format_faces,
-    reaches_target,
-    winners,
-)
+from solver.games.dalek.rules import NOT_OVER, TO_ROLL, TurnState, reaches_target, winners
 from solver.games.dalek.turn import CompiledTurn
+from solver.games.dalek.typed import format_faces
 
 BATCH = 1 << 17  # turns played side by side (memory: a few hundred bytes each)
 

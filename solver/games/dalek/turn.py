@@ -33,8 +33,8 @@ from solver.games.dalek.rules import (
     doctor_intervenes,
     enough_kept,
     exterminate,
-    format_faces,
 )
+from solver.games.dalek.typed import format_faces
 
 END, STOP, ROLL = "end", "stop", "roll"  # what follows a keep
 
@@ -391,7 +391,7 @@ def _keeps(rules: Rules, state: TurnState, rolled: tuple[int, ...]
     """Every legal keep of one roll from `state` (counts over the faces, fewer dice of the
     first faces first), the state after it and the turn's score then (or NOT_OVER). None at
     all when the third Doctor ends the turn (rule 5)."""
-    _check_roll(state, rolled)
+    _validate_roll(state, rolled)
     aside = rules.set_aside(np.array(state.fields), rolled)
     if doctor_intervenes(aside[DOCTORS]):
         return [], [], []
@@ -406,12 +406,12 @@ def _keeps(rules: Rules, state: TurnState, rolled: tuple[int, ...]
             rules.end_score(after).tolist())
 
 
-def _check_roll(state: TurnState, rolled: tuple[int, ...]) -> None:
+def _validate_roll(state: TurnState, rolled: tuple[int, ...]) -> None:
     if sum(rolled) != state.to_roll:
         raise InputError(f"the roll shows {sum(rolled)} dice but {state.to_roll} were rolled")
 
 
-def check_position(rules: Rules, state: TurnState) -> None:
+def validate_position(rules: Rules, state: TurnState) -> None:
     """Refuse a position no turn can reach: too many dice, a third Doctor or Exterminate already
     kept, or kept sums that the Human and Dalek faces cannot make."""
     for name, value in (("humans", state.humans), ("daleks", state.daleks),
@@ -525,7 +525,7 @@ def place(rules: Rules, state: TurnState, rolled: tuple[int, ...], keep: tuple[i
     """Play one roll by the rules: set aside, the Doctor's check, then keep `keep` (counts over
     the faces; only Humans and Daleks). Returns the state after keeping and the turn's score if
     the turn is now over (None while the player may stop or roll)."""
-    _check_roll(state, rolled)
+    _validate_roll(state, rolled)
     aside = TurnState(*rules.set_aside(np.array(state.fields), rolled).tolist())
     if doctor_intervenes(aside.doctors):
         return TurnState(state.to_roll, state.humans, state.daleks, aside.doctors,

@@ -9,7 +9,7 @@ import click
 
 from solver.commands import card_option, emit, json_option, table
 from solver.formatting import exact_text
-from solver.games.pig.cost import MAX_TARGET, check_solves
+from solver.games.pig.cost import MAX_TARGET, refuse_solves
 from solver.games.pig.rules import PLAYERS
 
 # Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: to 100,
@@ -65,7 +65,7 @@ def solved_game(target: int, hold: int, exact: bool, quiet: bool, force: bool
     from solver.games.pig.model import PigGame
     from solver.progress import Progress
 
-    check_solves(f"Pig to {target}", target, [(None, None), (hold, hold)], exact, force)
+    refuse_solves(f"Pig to {target}", target, [(None, None), (hold, hold)], exact, force)
     policies = []
     for name, holds in (("optimal", None), (f"hold {hold}", hold)):
         rules = PigGame(target, holds)
@@ -128,8 +128,8 @@ def duel(first, second, target, exact, force, as_json) -> None:
 
     start = time.perf_counter()
     duel = pp.PigDuel(target, policies=(pp.parse_policy(first), pp.parse_policy(second)))
-    check_solves(f"a Pig duel to {target}", target, [[p.hold for p in duel.policies]], exact,
-                 force)
+    refuse_solves(f"a Pig duel to {target}", target, [[p.hold for p in duel.policies]], exact,
+                  force)
     chances = pp.win_chances(duel, pp.solve_duel(duel, exact=exact))
     seats = []
     for seat, (policy, p) in enumerate(zip(duel.policies, chances)):

@@ -1,5 +1,5 @@
 """What a Pig solve will cost, estimated from the target before anything is solved, so that
-`solver.limits.check` can refuse it (time: unless --force; memory: always) with the estimate.
+`solver.limits.refuse` can refuse it (time: unless --force; memory: always) with the estimate.
 
 A game to target T has 2 T^2 positions (both scores below T, either seat to move); each values
 the results of one turn: T + 6 banked totals under optimal play, about the hold + 6 under
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solver.games.pig.rules import SIDES
-from solver.limits import check
+from solver.limits import refuse
 
 MAX_TARGET = 1000  # past it no solve fits in memory here (150 GiB at 1,000), and a turn's exact
 # distribution ("hold N" with N near the target) takes seconds
@@ -48,9 +48,9 @@ def solve_cost(target: int, holds: Sequence[int | None], exact: bool) -> tuple[f
     return STARTUP + seconds, positions * results * BYTES_PER_RESULT[exact]
 
 
-def check_solves(what: str, target: int, plays: Sequence[Sequence[int | None]], exact: bool,
-                 force: bool) -> None:
+def refuse_solves(what: str, target: int, plays: Sequence[Sequence[int | None]], exact: bool,
+                  force: bool) -> None:
     """Refuse `what` before it starts if its solves (one per entry of `plays`, the seats'
     holds; each freed before the next) would take too long or too much memory."""
     costs = [solve_cost(target, holds, exact) for holds in plays]
-    check(what, sum(s for s, _ in costs), max(m for _, m in costs), force)
+    refuse(what, sum(s for s, _ in costs), max(m for _, m in costs), force)

@@ -3,8 +3,8 @@ distribution of banked totals per pair of scores, so the game is a Markov chain 
 cycle is both seats banking nothing at the same scores. Sweeping the pairs of scores from the
 goal back, each pair is one 2 x 2 solve, so a whole game to 100 costs milliseconds (the cyclic
 engine, which also finds best responses, takes about 5 s for the same duel): fast enough to
-search rule families (rulefamilies.py). tests/games/pig/test_pig_rules.py checks it against the
-engine (`PigDuel`) and against a direct rational solve.
+search rule families (rulefamilies.py). tests/games/pig/test_pig_rulefamilies.py checks it
+against the engine (`PigDuel`) and against a direct rational solve.
 
 Arrays `turns[mine, theirs, r]` give P(the mover banks r) with its own score `mine` and the
 opponent's `theirs`, r = 0 .. target + 5. Floats, or Fractions (object arrays) for exact

@@ -18,7 +18,7 @@ import numpy as np
 from solver.engine.cyclic import Solution, solve
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
-from solver.games.pig.cost import check_solves
+from solver.games.pig.cost import refuse_solves
 from solver.games.pig.model import HOLD, ROLL, PigGame, hold_at_distribution
 from solver.games.pig.rules import SCORING, has_won, must_hold, opponent
 from solver.samples import read_csv
@@ -121,8 +121,8 @@ def decision_regrets(target: int, path: str, force: bool = False
                      ) -> tuple[np.ndarray, np.ndarray, dict]:
     """A log of Pig moves (score, opponent, turn_total, move) scored against optimal play by
     both seats: each move's loss of win probability (rounding below 0 clipped). The log is read
-    and checked, and the solve's cost (cost.py) too, before anything is solved. Returns the
-    regrets, the line numbers and the columns read."""
+    and validated, and the solve refused past its budget (cost.py), before anything is solved.
+    Returns the regrets, the line numbers and the columns read."""
     what = f"decision log {path}"
     header, rows, lines = read_csv(path, what, DECISION_COLUMNS)
     if not rows:
@@ -146,7 +146,7 @@ def decision_regrets(target: int, path: str, force: bool = False
     forced = must_hold(mine, total, target)
     _refuse(forced & (move == ROLL), lines, what,
             "the turn total reaches the goal: the turn is held (rule 16), there is no roll")
-    check_solves(f"Pig to {target}", target, [(None, None)], False, force)
+    refuse_solves(f"Pig to {target}", target, [(None, None)], False, force)
     duel = PigDuel(target)
     solution = solve_duel(duel)
     keys, column = np.unique(mine * target + theirs, return_inverse=True)

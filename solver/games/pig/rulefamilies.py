@@ -14,8 +14,8 @@ the goal is always held. Each family is a few integers:
   rule is as several independent implementations quote it from the paper, and the paper's own
   figures for it are not checked here);
 - pace+ends: the same with one end-race score for your own score and one for theirs.
-`round` rounds halves up (floor(x + 1/2), as Java's Math.round does; docs/rules.md, reading
-17).
+`round` rounds halves up (floor(x + 1/2), as Java's Math.round does; docs/rules.md, Pig
+reading 3).
 
 A rule is valued by its win probability against the optimal player (the policy of optimal
 play, policies.hold_table of optimal against optimal, fixed), going first and going second,
@@ -203,7 +203,7 @@ def learned(target: int, force: bool = False) -> tuple[list[Rule], list[Rule], f
     key hashes the search and Pig's modules, not the engine's: the optimal policy is the
     engine's answer, not its implementation (as the Time of the Daleks rules do)."""
     from solver import cache
-    from solver.limits import check
+    from solver.limits import refuse
 
     key = {"game": "pig_rules", "target": target, "seed": SEED,
            "code": cache.code_hash("solver.rulesearch", "solver.games.pig.rules",
@@ -216,7 +216,7 @@ def learned(target: int, force: bool = False) -> tuple[list[Rule], list[Rule], f
                 zip(stored["rules"].tolist(), stored["numbers"].tolist())]
         count = int(stored["frontier"])
         return rows[:count], rows[count:], float(stored["optimal_first"]), True
-    check(f"the search for Pig rules to {target}", *search_cost(target), force)
+    refuse(f"the search for Pig rules to {target}", *search_cost(target), force)
     best, paper, optimal_first = learn(target)
     rows = best + paper
     width = max(r.size for r in rows)

@@ -1,5 +1,5 @@
 """Pig, the rules (Neller and Presser, "Optimal Play of the Dice Game Pig", 2004; docs/rules.md,
-"Pig", readings 15 and 16), each written once: the engine adapter (model.py), the policies and the
+"Pig", readings 1 and 2), each written once: the engine adapter (model.py), the policies and the
 simulator all play by these.
 
 Two players race to a target. A turn: roll one die; a 1 ends the turn with nothing, any other

@@ -25,7 +25,7 @@ from solver.commands import (
 from solver.engine.cyclic import solve
 from solver.errors import InputError
 from solver.games.strike import report as strike_report
-from solver.games.strike.cost import check_solves, positions
+from solver.games.strike.cost import positions, refuse_solves
 from solver.games.strike.model import Position, Strike
 from solver.games.strike.rules import (
     DEFAULT_EDITION,
@@ -144,8 +144,8 @@ def readings_text(game: Strike) -> str:
 def solve_checked(game: Strike, start, exact: bool, quiet: bool, force: bool,
                   in_play: int | None = None):
     """Solve from `start`, refused first if estimated too long or too large (cost.py)."""
-    check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
-                 f"{' exactly' if exact else ''}", [game], exact, force, in_play)
+    refuse_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
+                  f"{' exactly' if exact else ''}", [game], exact, force, in_play)
     with Progress(f"solving {game.players}-player Strike", quiet) as progress:
         return solve(game, start, exact=exact, progress=progress.steps)
 
@@ -364,11 +364,11 @@ def table_command(out, players, edition, dice, quiet, no_cache, force, as_json, 
 
 
 def _folder(default: str) -> Path:
-    """The default folder to write, checked now (as --out is when read)."""
-    from solver.tables import check_output
+    """The default folder to write, validated now (as --out is when read)."""
+    from solver.tables import writable
 
     try:
-        return check_output(default, directory=True)
+        return writable(default, directory=True)
     except ValueError as error:
         raise InputError(f"cannot write the table to {default}: {error} (or give --out)") \
             from None
@@ -379,11 +379,11 @@ def _folder(default: str) -> Path:
 def rules_command(as_json) -> None:
     """When to throw again, as rules a player can learn: the best rule of each size (1, 2, 3
     numbers), its P(win) against a perfect opponent and its loss (2 players, 9 dice each)."""
-    from solver.games.strike import throwrules
+    from solver.games.strike import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = throwrules.learned()
-    report = throwrules.report(rows) | {
+    rows, cached = rulefamilies.learned()
+    report = rulecard.report(rows) | {
         "timings": {"total": time.perf_counter() - start, "cached": cached}}
     lines = [f"Strike, {report['players']} players, {report['dice']} dice each: a rule "
              f"player's P(win) against a perfect opponent, mean of both seats (perfect play: "
@@ -403,13 +403,13 @@ def card_command(out, as_json) -> None:
     """A strategy card: the best rule for when to throw again (2 players, 9 dice each), with
     its cost against perfect play in words."""
     from solver.cards import render
-    from solver.games.strike import throwrules
+    from solver.games.strike import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = throwrules.learned()
-    card = throwrules.card(rows)
+    rows, cached = rulefamilies.learned()
+    card = rulecard.card(rows)
     render(card, Path(out))
-    perfect = throwrules.report(rows)["p_win_optimal"]
+    perfect = rulecard.report(rows)["p_win_optimal"]
     report = {"out": out, "rule": list(card.rule), "cost": card.cost,
               "numbers": rows[-1].numbers, "p_win": rows[-1].value,
               "loss": perfect - rows[-1].value,

@@ -1,5 +1,5 @@
 """What a Strike solve will cost, estimated from its size before anything is solved, so that
-`solver.limits.check` can refuse it (time: unless --force; memory: always) with the estimate.
+`solver.limits.refuse` can refuse it (time: unless --force; memory: always) with the estimate.
 
 The size is an upper bound on the positions: a mover, stocks with at least two players still
 in, an arena of 0 to 5 dice and a phase, with every die accounted for (within 3% of the
@@ -27,7 +27,7 @@ from math import comb, factorial
 
 from solver.games.strike.model import Strike
 from solver.games.strike.rules import NUMBERS
-from solver.limits import check
+from solver.limits import refuse
 
 STARTUP = 1.0
 FLOAT_SCALE, FLOAT_POWER = 4.8e-6, 1.35
@@ -63,9 +63,9 @@ def solve_cost(game: Strike, exact: bool, in_play: int | None = None) -> tuple[f
     return seconds, size * (BYTES_PER_POSITION + BYTES_PER_METRIC * game.metrics)
 
 
-def check_solves(what: str, games: list[Strike], exact: bool, force: bool,
-                 in_play: int | None = None) -> None:
+def refuse_solves(what: str, games: list[Strike], exact: bool, force: bool,
+                  in_play: int | None = None) -> None:
     """Refuse `what` before it starts if its solves (one after the other, each freed before
     the next) would take too long or too much memory."""
     costs = [solve_cost(game, exact, in_play) for game in games]
-    check(what, sum(s for s, _ in costs), max(m for _, m in costs), force)
+    refuse(what, sum(s for s, _ in costs), max(m for _, m in costs), force)

@@ -439,8 +439,8 @@ def check(game: Strike, force: bool = False) -> None:
     from solver import limits
 
     seconds, memory = estimate(game)
-    limits.check(f"solving {game.players}-player Strike with {game.dice} dice each", seconds,
-                 memory, force)
+    limits.refuse(f"solving {game.players}-player Strike with {game.dice} dice each", seconds,
+                  memory, force)
 
 
 def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=None

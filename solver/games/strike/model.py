@@ -256,8 +256,8 @@ class Strike:
         arena's labelled numbers. Eliminated seats (stock 0) went out in seat order (reading
         11): under points scoring, the order they went out in cannot change the mover's
         decision."""
-        self.check_numbers(numbers, repeats=False)
-        self._check_stocks(stocks, mover)
+        self.validate_numbers(numbers, repeats=False)
+        self._validate_stocks(stocks, mover)
         if mid_turn and not numbers and self.empty_arena == "pass":
             raise InputError("a mid-turn position needs dice in the arena (the turn ends when "
                              "the arena empties, unless --empty-arena continue)")
@@ -273,7 +273,7 @@ class Strike:
         return Position(mover, tuple(stocks), canonical(numbers), MID if mid_turn else START,
                         points)
 
-    def _check_stocks(self, stocks: Sequence[int], mover: int) -> None:
+    def _validate_stocks(self, stocks: Sequence[int], mover: int) -> None:
         if len(stocks) != self.players:
             raise InputError(f"{len(stocks)} stocks given for {self.players} players")
         if any(s < 0 for s in stocks):
@@ -289,7 +289,7 @@ class Strike:
     def setup_position(self, numbers: Sequence[int]) -> Position:
         """A setup position: seats 1.. have placed `numbers` in seat order; the next seat places
         (with every seat placed, it is seat 1's first throw)."""
-        self.check_numbers(numbers, repeats=True)
+        self.validate_numbers(numbers, repeats=True)
         placed = len(numbers)
         if placed > self.players:
             raise InputError(f"{placed} dice placed, but only {self.players} players place one")
@@ -299,7 +299,7 @@ class Strike:
         return Position(placed, stocks, canonical(numbers), SETUP, self._no_points())
 
     @staticmethod
-    def check_numbers(numbers: Sequence[int], repeats: bool) -> None:
+    def validate_numbers(numbers: Sequence[int], repeats: bool) -> None:
         if any(n not in rules.LABELS for n in numbers):
             raise InputError(f"arena numbers are 1 to {rules.NUMBERS} (the sixth face, X, leaves "
                              f"the arena at once; on dice numbered 2 to 6, type one less)")

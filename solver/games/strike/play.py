@@ -120,7 +120,7 @@ class Companion:
         if len(dice) != 1:
             raise InputError(f"type the one number seat {state.mover + 1} placed (1 to "
                              f"{rules.NUMBERS})")
-        self.game.check_numbers(dice, repeats=True)
+        self.game.validate_numbers(dice, repeats=True)
         stocks = _replace(state.stocks, state.mover, state.stocks[state.mover] - rules.PLACED)
         following = rules.next_placer(state.mover, self.game.players)
         after = State(stocks, (*state.arena, dice[0]),

@@ -37,7 +37,7 @@ def read_dice(text: str, what: str, after_throw: bool = False, setup: bool = Fal
             if after_throw:  # never read as X, whose label follows the numbers
                 raise InputError(f"a die shows 1 to {LABELS[-1]} or X, not {token} (on dice "
                                  f"numbered 2 to 6, type one less)")
-            dice.append(int(token))  # out of range: refused by the position's checks
+            dice.append(int(token))  # out of range: refused by the position's validation
         else:
             example = "3 3 5 X" if after_throw else "2 4 5 (or 2,4,5 or 245)"
             raise InputError(f"{what} lists the dice one by one, e.g. {example}; "

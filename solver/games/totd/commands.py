@@ -18,6 +18,7 @@ from solver.commands import (
 )
 from solver.errors import InputError
 from solver.games.totd import report as totd_report
+from solver.games.totd.files import load_game
 from solver.games.totd.rules import (
     EITHER_POOL,
     MAX_ICONS,
@@ -29,7 +30,9 @@ from solver.games.totd.rules import (
     TIME_BREACH_LOSS,
     Adventure,
     Call,
-    load_game,
+    sonic_changes,
+)
+from solver.games.totd.typed import (
     make_tools,
     need_text,
     parse_challenge,
@@ -39,7 +42,6 @@ from solver.games.totd.rules import (
     parse_showing,
     pool_text,
     solo_adventure,
-    sonic_changes,
 )
 
 exact_option = click.option("--exact", is_flag=True, help="Also compute exact rational values.")
@@ -343,11 +345,11 @@ def rules_command(as_json) -> None:
     """Which tool to use next, as rules a player can learn: the best rule of each size, its
     exact chance of meeting the Challenge and its loss against perfect play (over a fixed set
     of Adventures)."""
-    from solver.games.totd import toolrules
+    from solver.games.totd import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = toolrules.learned()
-    report = toolrules.report(rows) | {
+    rows, cached = rulefamilies.learned()
+    report = rulecard.report(rows) | {
         "timings": {"total": time.perf_counter() - start, "cached": cached}}
     lines = [f"Perfect play: P(Challenge met) {report['p_optimal']:.6f} on average over "
              f"{len(report['scenarios'])} Adventures (totd rules --json lists them).", ""]
@@ -366,11 +368,11 @@ def card_command(out, as_json) -> None:
     perfect play in words."""
     from solver.cards import render
     from solver.formatting import exact_text
-    from solver.games.totd import toolrules
+    from solver.games.totd import rulecard, rulefamilies
 
     start = time.perf_counter()
-    rows, cached = toolrules.learned()
-    card = toolrules.card(rows)
+    rows, cached = rulefamilies.learned()
+    card = rulecard.card(rows)
     render(card, Path(out))
     report = {"out": out, "rule": list(card.rule), "cost": card.cost,
               "p_success": float(rows[-1].value), "p_success_exact": exact_text(rows[-1].value),

@@ -1,5 +1,5 @@
 """What a request will cost, estimated from its size before anything is solved, so that
-`solver.limits.check` can refuse it (time: unless --force; memory: always) with the estimate.
+`solver.limits.refuse` can refuse it (time: unless --force; memory: always) with the estimate.
 
 The figures were measured on the reference machine (2 cores shared with other jobs, load
 average about 5, Python 3.11, NumPy 2) by `python benchmarks/bench_totd.py --cost`, which prints
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from math import comb, prod
 
 from solver.games.totd.rules import SONIC_REROLL, Adventure
-from solver.limits import check
+from solver.limits import refuse
 
 SECONDS_PER_STEP = 50e-9
 SECONDS_PER_LAYER_MOVE = 100e-6
@@ -43,7 +43,7 @@ SIMULATED_ADVENTURE_SECONDS = 60e-6
 
 def solve_cost(adventure: Adventure, exact: bool) -> tuple[float, float]:
     """(seconds, bytes) one solve of the Adventure is estimated to take."""
-    from solver.games.totd.solver import Solver
+    from solver.games.totd.model import Solver
 
     size = Solver(adventure).size()
     steps = size.positions * (size.moves + 1) * SECONDS_PER_STEP
@@ -53,12 +53,12 @@ def solve_cost(adventure: Adventure, exact: bool) -> tuple[float, float]:
     return seconds, size.positions * (BYTES_EXACT if exact else BYTES_FLOAT)
 
 
-def check_solves(what: str, floats: Sequence[Adventure], exacts: Sequence[Adventure],
-                 force: bool) -> None:
+def refuse_solves(what: str, floats: Sequence[Adventure], exacts: Sequence[Adventure],
+                  force: bool) -> None:
     """Refuse `what` before it starts if its float solves and exact solves (one after the
     other, each freed before the next) would take too long or too much memory."""
     costs = [solve_cost(a, False) for a in floats] + [solve_cost(a, True) for a in exacts]
-    check(what, sum(s for s, _ in costs), max((m for _, m in costs), default=0), force)
+    refuse(what, sum(s for s, _ in costs), max((m for _, m in costs), default=0), force)
 
 
 def plan_cost(adventure: Adventure, adventures: int | None = None) -> float:
@@ -76,7 +76,7 @@ def plan_cost(adventure: Adventure, adventures: int | None = None) -> float:
             + min(positions, adventures * steps) * ways * PLAN_SECONDS_PER_WAY)
 
 
-def check_plan(what: str, adventure: Adventure, force: bool,
-               adventures: int | None = None) -> None:
+def refuse_plan(what: str, adventure: Adventure, force: bool,
+                adventures: int | None = None) -> None:
     """Refuse `what` before it starts if the re-roll plan would take too long."""
-    check(what, plan_cost(adventure, adventures), 0, force)
+    refuse(what, plan_cost(adventure, adventures), 0, force)

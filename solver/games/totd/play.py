@@ -24,20 +24,9 @@ from solver.companion import Table, read_save, replay
 from solver.errors import InputError
 from solver.games.totd import report as totd_report
 from solver.games.totd.commands import force_option, game_options, tool_options
-from solver.games.totd.rules import (
-    POOL_LIMIT,
-    SONIC_REROLL,
-    Adventure,
-    Doctor,
-    Game,
-    Pool,
-    Tools,
-    load_game,
-    parse_pool,
-    parse_showing,
-    pool_text,
-    solo_adventure,
-)
+from solver.games.totd.files import load_game
+from solver.games.totd.rules import POOL_LIMIT, SONIC_REROLL, Adventure, Doctor, Game, Pool, Tools
+from solver.games.totd.typed import parse_pool, parse_showing, pool_text, solo_adventure
 
 SHOWN = 3  # options listed under each verdict
 HELP = """Type the dice showing after each roll, e.g. "2x black:Science blue:Cunning" (every die

@@ -35,6 +35,7 @@ from math import prod
 
 from solver.dice import roll
 from solver.errors import InputError
+from solver.games.totd.model import Solver
 from solver.games.totd.rules import (
     SONIC_CHANGE,
     SONIC_REROLL,
@@ -45,7 +46,6 @@ from solver.games.totd.rules import (
     challenge_met,
     sonic_changes,
 )
-from solver.games.totd.solver import Solver
 
 PLAN = "reroll-unneeded"
 OPTIMAL = "optimal"

@@ -17,10 +17,10 @@ from solver.games.totd.rules import (
     Focuses,
     Game,
     Pool,
-    check_daleks,
-    check_supply,
     dice_to_roll,
     focus,
+    validate_daleks,
+    validate_supply,
 )
 
 
@@ -48,8 +48,8 @@ def builds(game: Game, added: Pool, focuses: Focuses, daleks: int) -> list[Built
     """Every distinct pool to roll (reading 3): each Focus icon used or not (a split icon for
     either colour), then discards down to eight and one more per Dalek. Each pool comes with
     the first way found to build it (fewest swaps first)."""
-    check_supply(game, added)
-    check_daleks(daleks)
+    validate_supply(game, added)
+    validate_daleks(daleks)
     if not any(added):
         raise InputError("--add gives no dice")
     seen: dict[Pool, Built] = {}
@@ -92,7 +92,7 @@ def splits(pool: Pool, helped_limit: int, helper_limit: int,
            daleks: int) -> list[tuple[Pool, Pool]]:
     """Every (helped Doctor's dice, helper's dice) from one pool (reading 6): at most the two
     limits, the Daleks' dice removed, as many dice as possible kept."""
-    check_daleks(daleks)
+    validate_daleks(daleks)
     total = dice_to_roll(sum(pool), helped_limit + helper_limit, daleks)
     found = []
     for helper_size in range(min(helper_limit, total) + 1):
@@ -111,8 +111,8 @@ def own_pools(game: Game, helped: Pool, helper: Pool, focuses: Focuses, helped_l
     their own limit and the two no more of a colour than the supply has, discarding only what
     the limits and the supply force; then one die per Dalek from either pool (the helped Doctor
     chooses)."""
-    check_daleks(daleks)
-    check_supply(game, helper, "the helper gathers ")
+    validate_daleks(daleks)
+    validate_supply(game, helper, "the helper gathers ")
     found: dict[tuple[Pool, Pool], None] = {}
     for gathered in dict.fromkeys(pool for pool, _ in focus_choices(game, helper, focuses,
                                                                     taken=helped)):

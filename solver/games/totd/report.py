@@ -9,8 +9,9 @@ from pathlib import Path
 from solver.commands import exact_text
 from solver.formatting import percent
 from solver.games.totd.changes import witness
-from solver.games.totd.cost import check_solves
+from solver.games.totd.cost import refuse_solves
 from solver.games.totd.keeps import Group
+from solver.games.totd.model import DISCARD, SONIC, Option, Solver
 from solver.games.totd.pools import builds, own_pools, splits
 from solver.games.totd.rules import (
     ANY_ADVENTURE,
@@ -23,16 +24,11 @@ from solver.games.totd.rules import (
     Game,
     Pool,
     Tools,
-    check_supply,
     help_pools,
-    need_data,
-    need_text,
-    parse_challenge,
     pay_call,
-    pool_data,
-    pool_text,
+    validate_supply,
 )
-from solver.games.totd.solver import DISCARD, SONIC, Option, Solver
+from solver.games.totd.typed import need_data, need_text, parse_challenge, pool_data, pool_text
 from solver.tables import write_manifest, write_table
 
 
@@ -59,7 +55,7 @@ def probabilities(adventure: Adventure, exact: bool) -> dict:
 
 
 def chance(adventure: Adventure, exact: bool, force: bool) -> dict:
-    check_solves("this solve", [adventure], [adventure] if exact else [], force)
+    refuse_solves("this solve", [adventure], [adventure] if exact else [], force)
     return describe(adventure) | probabilities(adventure, exact)
 
 
@@ -111,7 +107,7 @@ def best_move(adventure: Adventure, showing: tuple[tuple[tuple[int, ...], ...], 
               exact: bool, force: bool = False) -> dict:
     """Every option from a position with its probability and regret, best first (ties keep the
     order stop, re-roll icons, Sonic re-rolls, Black discard)."""
-    check_solves("this solve", [adventure], [adventure] if exact else [], force)
+    refuse_solves("this solve", [adventure], [adventure] if exact else [], force)
     solvers = [Solver(adventure)] + ([Solver(adventure, exact=True)] if exact else [])
     solver = solvers[0]
     state = solver.position(showing)
@@ -255,8 +251,8 @@ def build(game: Game, need: tuple[int, ...], added: Pool, focuses: Focuses, dale
     found = builds(game, added, focuses, daleks)
     candidates = [Adventure(game, need, (Doctor(b.pool, tools),), printed_faces=printed)
                   for b in found]
-    check_solves(f"comparing {len(found):,} pools", candidates,
-                 _costliest(candidates, top) if exact else [], force)
+    refuse_solves(f"comparing {len(found):,} pools", candidates,
+                  _costliest(candidates, top) if exact else [], force)
     rows = [_with_exact({"pool": pool_data(game, found[i].pool),
                          "swaps": [f"black->{game.colours[c]}" for c in found[i].swaps],
                          "discard": pool_data(game, found[i].discarded), "p_success": p}, e)
@@ -300,8 +296,8 @@ def call_for_help(adventure: Adventure, call: Call, exact: bool, force: bool = F
             (Doctor(helps, call.helper.tools),) if helper_limit else ()))
             for helped, helps in ways])
     every = [c for case in candidates for c in case]
-    check_solves(f"comparing {len(every):,} pools to roll", every,
-                 [_costliest(case, 1)[0] for case in candidates] if exact else [], force)
+    refuse_solves(f"comparing {len(every):,} pools to roll", every,
+                  [_costliest(case, 1)[0] for case in candidates] if exact else [], force)
     results = []
     for (name, helped_limit, helper_limit, ways), case in zip(cases, candidates):
         [(best, p, e)] = rank(case, exact, 1)
@@ -352,7 +348,7 @@ def write_tables(game: Game, out: Path, command: str) -> tuple[Path, dict]:
               "p_success_exact", "p_first_roll"]
     needs = [parse_challenge(game, text) for text in TABLE_CHALLENGES]  # a dice file may lack
     for _, pool in table_pools(game):  # a symbol or dice: refused before any solve
-        check_supply(game, pool)
+        validate_supply(game, pool)
     rows = []
     for need in needs:
         for kind, pool in table_pools(game):

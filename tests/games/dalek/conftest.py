@@ -7,8 +7,8 @@ from functools import cache
 
 import pytest
 
-from solver.games.dalek import policies as dp
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek import arrays
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import CompiledTurn, PointsSolution, compile_turn, solve_points
 
 
@@ -27,12 +27,12 @@ def solve_game() -> Callable[[str, int, str], tuple[CompiledTurn, PointsSolution
 
 @cache
 def _pairs(faces: str = "H4 H2 D3 D2 DOC EXT", dice: int = 10, tie_rule: str = "ge"
-           ) -> dp.Pairs:
-    return dp.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
+           ) -> arrays.Pairs:
+    return arrays.Pairs.of(compile_turn(parse_rules(faces, dice=dice, tie_rule=tie_rule)))
 
 
 @pytest.fixture(scope="session")
-def pairs_of() -> Callable[..., dp.Pairs]:
+def pairs_of() -> Callable[..., arrays.Pairs]:
     """(faces, dice, tie rule; the game's own by default) -> the compiled turn's (state, roll)
     pairs, once per session for the files that evaluate policies on them."""
     return _pairs

@@ -1,6 +1,6 @@
 """Dalek Dice turn solver versus an independent brute force, exactly, on games of 1 to 4 dice.
 
-The brute force (`BruteForce`, in tests/dalek_bruteforce.py) is written from the rules as the
+The brute force (`BruteForce`, in dalek_bruteforce.py) is written from the rules as the
 project reads them (rules 1-9 of issue 2, from the rulebook) and shares no code with the solver:
 ordered rolls, keeps as subsets of dice positions, Fractions memoised on its own state tuple. The
 solver side only lends `parse_rules` to build the Rules object it is handed, and is asked for its
@@ -24,7 +24,8 @@ import pytest
 from dalek_bruteforce import BruteForce, State
 
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.rules import Rules, TurnState, format_faces, parse_roll, parse_rules
+from solver.games.dalek.files import parse_rules
+from solver.games.dalek.rules import Rules, TurnState
 from solver.games.dalek.turn import (
     CompiledTurn,
     PointsSolution,
@@ -33,6 +34,7 @@ from solver.games.dalek.turn import (
     position_options,
     solve_points,
 )
+from solver.games.dalek.typed import format_faces, parse_roll
 
 
 # ---- the comparisons --------------------------------------------------------------------------

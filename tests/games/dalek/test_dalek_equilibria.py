@@ -2,7 +2,7 @@
 bound (each seat against a coalition of all the others).
 
 Expected numbers come from independent computations here: a hand-built turn graph whose tie is
-known, an explicit race with the independent turn brute force (tests/dalek_bruteforce.py) for the
+known, an explicit race with the independent turn brute force (dalek_bruteforce.py) for the
 paranoid game's Bellman equations, and the zero-sum identity of two players.
 """
 
@@ -22,8 +22,8 @@ from solver.engine.levels import TurnPasses
 from solver.engine.local import Choices
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace, RaceValues, solve_race
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 

@@ -17,8 +17,10 @@ import pytest
 from helpers import ROOT
 
 from solver.errors import InputError
-from solver.games.dalek.rules import Rules, TurnState, parse_roll, parse_rules
+from solver.games.dalek.files import parse_rules
+from solver.games.dalek.rules import Rules, TurnState
 from solver.games.dalek.turn import place
+from solver.games.dalek.typed import parse_roll
 
 
 @pytest.fixture(scope="module")

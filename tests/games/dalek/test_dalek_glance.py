@@ -16,7 +16,8 @@ from helpers import invoke, run_cli
 from solver.cli import cli
 from solver.errors import InputError
 from solver.faces import Faces
-from solver.games.dalek.rules import parse_dice, parse_rules
+from solver.games.dalek.files import parse_rules
+from solver.games.dalek.typed import parse_dice
 
 RULES = parse_rules()  # H4 H2 D3 D2 DOC EXT, 10 dice
 FACES = RULES.die.faces

@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 
 from solver.games.dalek import report as dalek_report
-from solver.games.dalek.rules import Rules, TurnState, parse_roll
+from solver.games.dalek.rules import Rules, TurnState
 from solver.games.dalek.turn import (
     CompiledTurn,
     PointsSolution,
-    check_position,
     position_options,
+    validate_position,
 )
+from solver.games.dalek.typed import parse_roll
 
 GOLDEN = Path(__file__).parent / "golden" / "dalek_turn.jsonl"
 LINES = [json.loads(text) for text in GOLDEN.read_text(encoding="utf-8").splitlines()]
@@ -57,7 +58,7 @@ class Position:
             assert self.state == self.rules.start() and line["best"] is None
         else:
             assert sum(self.rolled) == self.state.to_roll
-            check_position(self.rules, self.state)
+            validate_position(self.rules, self.state)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from solver.engine.turn import NO_LABEL, TurnGraph
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import CompiledTurn, build_turn, compile_turn
 
 

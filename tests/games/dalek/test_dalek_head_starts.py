@@ -11,8 +11,8 @@ import pytest
 from helpers import run_cli
 
 from solver.engine.cyclic import explore, solve
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 

@@ -14,9 +14,9 @@ from helpers import kill_part_way, run_cli
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore
 from solver.errors import InputError
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.levels import LevelRace, check, solve_levels
 from solver.games.dalek.race import DalekRace, solve_race
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 from solver.progress import Progress
 
@@ -123,7 +123,7 @@ SLOW_SOLVE = """
 import sys, time
 from solver.games.dalek.levels import solve_levels
 from solver.games.dalek.race import DalekRace
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import compile_turn
 from solver.progress import Progress
 lines = Progress("race", quiet=True)

@@ -1,12 +1,12 @@
-"""Policies as values and their exact worth (solver/games/dalek_policies.py, pig_policies.py).
+"""Dalek Dice policies as values and their exact worth (solver/games/dalek/policies.py), policy
+tables (files.py) and duels (duels.py).
 
 - The points policy, followed by the forward pass in integers, gives exactly the solver's
   distribution of the optimal turn (the pass shares no code with the optimisation).
 - "keep-daleks K" evaluated exactly agrees with an independent brute force over ordered rolls
-  (tests/dalek_bruteforce.py's rules) that applies the rule as docs/verify.md words it.
+  (dalek_bruteforce.py's rules) that applies the rule as docs/verify.md words it.
 - A table written by `dalek table` reads back as the points policy; a faulty one names its line.
-- Pig: a hold-N duel equals the plain game holding at N; an optimal seat's hold table, followed
-  by an independent value iteration, is worth what the engine says.
+- A duel of fixed turns matches the rounds' recursion; playing to win beats any fixed turn.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import pytest
 from dalek_bruteforce import BruteForce
 
 from solver.errors import InputError
+from solver.games.dalek import arrays, duels
 from solver.games.dalek import policies as dp
 from solver.games.dalek import report as dalek_report
 
@@ -33,7 +34,7 @@ SMALL = [("H4 H2 D3 D2 DOC EXT", 3, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 3, "gt"),
                                   ("H4 H2 D3 D2 DOC EXT", 10, "gt"), *SMALL])
 def test_points_policy_distribution_is_the_solvers(game, solve_game: Callable) -> None:
     turn, solution = solve_game(*game)
-    pairs = dp.Pairs.of(turn)
+    pairs = arrays.Pairs.of(turn)
     exact = dp.distribution(dp.points_policy(pairs))
     solver = solution.exact.distribution
     assert exact == solver[:len(exact)] and not any(solver[len(exact):])
@@ -84,10 +85,10 @@ def test_keep_daleks_moves_are_legal(pairs_of) -> None:
     moved = pairs.choice[0] >= 0
     assert np.all(pairs.rules.may_keep(pairs.rolled[moved], policy.keep[moved].astype(np.int64)))
     fields = pairs.fields[pairs.state_of]
-    _, score = dp.Play(pairs.rules).roll(fields[moved], pairs.rolled[moved], policy.keep[moved],
-                                         np.full(int(moved.sum()), dp.ROLL_CODE))
-    assert np.array_equal(score >= 0, policy.then[moved] == dp.END_CODE)
-    assert np.all(policy.then[~moved] == dp.NONE)
+    _, score = arrays.Play(pairs.rules).roll(fields[moved], pairs.rolled[moved], policy.keep[moved],
+                                         np.full(int(moved.sum()), arrays.ROLL_CODE))
+    assert np.array_equal(score >= 0, policy.then[moved] == arrays.END_CODE)
+    assert np.all(policy.then[~moved] == arrays.NONE)
 
 
 def test_exported_table_reads_back_as_the_points_policy(tmp_path: Path, pairs_of) -> None:
@@ -176,7 +177,7 @@ def fixed_race(first: list[Fraction], second: list[Fraction], target: int
 def test_fixed_duel_matches_rounds_recursion(pairs_of) -> None:
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 3, "ge")
     policies = (dp.keep_daleks(pairs, 4), dp.points_policy(pairs))
-    seats = dp.solve_duel(pairs, policies, 12, exact=True, use_cache=False).chances()
+    seats = duels.solve_duel(pairs, policies, 12, exact=True, use_cache=False).chances()
     p_win, p_tie = fixed_race(dp.distribution(policies[0]), dp.distribution(policies[1]), 12)
     assert seats[0]["p_win_exact"] == p_win and seats[0]["p_tie_exact"] == p_tie
 
@@ -188,13 +189,10 @@ def test_playing_to_win_beats_any_fixed_turn(pairs_of) -> None:
 
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 4, "ge")
     opponent = dp.keep_daleks(pairs, 6)
-    best = dp.solve_duel(pairs, (dp.WIN, opponent), 20).chances()[0]["value"]
+    best = duels.solve_duel(pairs, (dp.WIN, opponent), 20).chances()[0]["value"]
     for mine in (dp.points_policy(pairs), dp.keep_daleks(pairs, 4), dp.keep_daleks(pairs, 8)):
-        assert dp.solve_duel(pairs, (mine, opponent), 20).chances()[0]["value"] <= best + 1e-12
-    both = dp.solve_duel(pairs, (dp.WIN, dp.WIN), 20, use_cache=False)
+        assert duels.solve_duel(pairs, (mine, opponent), 20).chances()[0]["value"] <= best + 1e-12
+    both = duels.solve_duel(pairs, (dp.WIN, dp.WIN), 20, use_cache=False)
     race = DalekRace(pairs.turn, 2, 20)
     plain = solve_race(race, use_cache=False)
     assert np.allclose(both.values.values(race.start()), plain.values(race.start()), atol=1e-12)
-
-
-# ---- Pig ----------------------------------------------------------------------------------

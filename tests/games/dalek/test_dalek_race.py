@@ -2,7 +2,7 @@
 
 The brute force here knows nothing of components, policy iteration or compiled turns: positions
 are (scores, mover) tuples it enumerates itself, each turn is valued by the independent turn brute
-force (tests/dalek_bruteforce.py) with the position's utility of each final score, and values are
+force (dalek_bruteforce.py) with the position's utility of each final score, and values are
 iterated until they stop changing. Exact checks: the engine's exact values satisfy those Bellman
 equations exactly.
 """
@@ -16,8 +16,8 @@ import pytest
 from dalek_bruteforce import BruteForce
 from dalek_race_bruteforce import FACES, ExplicitRace, Position
 
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace, RaceValues, solve_race
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 

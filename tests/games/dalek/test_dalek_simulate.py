@@ -18,7 +18,9 @@ from intervals import Z, binomial_z, inside
 
 from solver.cli import cli
 from solver.dice import generator
+from solver.games.dalek import duels
 from solver.games.dalek import policies as dp
+from solver.games.dalek.decisions import decision_regrets
 from solver.games.dalek.simulator import (
     Decisions,
     dalek_games,
@@ -50,7 +52,7 @@ def test_dalek_races_land_inside_the_exact_intervals(first: str, pairs_of) -> No
     (one optimal turn policy per position met), against keep-daleks 6."""
     pairs = pairs_of(dice=4)
     policies = (dp.parse_policy(first, pairs, duel=True), dp.keep_daleks(pairs, 6))
-    duel = dp.solve_duel(pairs, policies, 20)
+    duel = duels.solve_duel(pairs, policies, 20)
     seats = duel.chances()
     players = race_seats(pairs, policies, duel.values, generator(4))
     n = 20_000 if first != "win" else 5_000
@@ -63,15 +65,15 @@ def test_dalek_races_land_inside_the_exact_intervals(first: str, pairs_of) -> No
 
 def test_cli_runs_are_reproducible_bit_for_bit(tmp_path: Path) -> None:
     runner = CliRunner()
-    files = []
+    written = []
     for name, seed in (("a", "7"), ("b", "7"), ("c", "8")):
         path = tmp_path / f"{name}.csv"
         result = runner.invoke(cli, ["simulate", "dalek", "--policy", "keep-daleks 8", "--n",
                                      "3000", "--seed", seed, "--out", str(path)])
         assert result.exit_code == 0, result.output
-        files.append(path.read_bytes())
-    assert files[0] == files[1] != files[2]
-    first = files[0].decode().splitlines()
+        written.append(path.read_bytes())
+    assert written[0] == written[1] != written[2]
+    first = written[0].decode().splitlines()
     assert first[0] == ("# dice-solver simulate dalek --policy 'keep-daleks 8' --n 3000 "
                         "--seed 7 --faces 'H4 H2 D3 D2 DOC EXT' --dice 10 --tie-rule ge")
     assert first[1] == "score" and len(first) == 3002
@@ -93,7 +95,7 @@ def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path, pairs_o
     header, rows = decision_rows(pairs.turn, log)
     path = tmp_path / "moves.csv"
     path.write_text(sample_text("test", header, rows))
-    regrets, moves = dp.decision_regrets(pairs, str(path))
+    regrets, moves = decision_regrets(pairs, str(path))
     per_turn = np.bincount(np.array(moves.extra["turn"], dtype=np.int64) - 1, regrets,
                            minlength=n)
     gap = float(sum(s * p for s, p in enumerate(dp.distribution(dp.points_policy(pairs)))) -
@@ -103,4 +105,4 @@ def test_decision_log_regrets_add_up_to_the_policys_cost(tmp_path: Path, pairs_o
     log = Decisions([], [], [], [], [])
     dalek_turns(points, 2_000, generator(3), decisions=log)
     path.write_text(sample_text("test", *decision_rows(pairs.turn, log)))
-    assert np.all(dp.decision_regrets(pairs, str(path))[0] < 1e-9)
+    assert np.all(decision_regrets(pairs, str(path))[0] < 1e-9)

@@ -1,17 +1,13 @@
-"""Decision logs (`verify --decisions`): Pig regrets against Neller and Presser's equations
-solved by plain value iteration (tests/test_pig.py), and a Dalek Dice log written by our
-simulator, scored through the command line."""
+"""Pig decision logs (`verify --decisions`): regrets against Neller and Presser's equations
+solved by plain value iteration (pig_bruteforce.py), and bad moves named by their line."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from test_pig import neller_values
+from pig_bruteforce import neller_values
 
-from solver.cli import cli
 from solver.errors import InputError
 from solver.games.pig.policies import decision_regrets
 
@@ -46,23 +42,3 @@ def test_bad_pig_moves_name_the_line(tmp_path: Path, row: str, message: str) -> 
     path.write_text(f"score,opponent,turn_total,move\n{row}\n")
     with pytest.raises(InputError, match=message):
         decision_regrets(TARGET, str(path))
-
-
-def test_dalek_log_through_the_command_line(tmp_path: Path) -> None:
-    runner = CliRunner()
-    moves = tmp_path / "moves.csv"
-    made = runner.invoke(cli, ["simulate", "dalek", "--policy", "keep-daleks 8", "--n", "300",
-                               "--seed", "9", "--out", str(tmp_path / "turns.csv"),
-                               "--decisions", str(moves)])
-    assert made.exit_code == 0, made.output
-    checked = runner.invoke(cli, ["verify", "dalek", "--decisions", str(moves), "--json"])
-    report = json.loads(checked.stdout)
-    assert report["turns"] == 300 and report["moves"] == len(moves.read_text().splitlines()) - 2
-    assert report["total_regret"] > 0 and report["optimal_moves"] < report["moves"]
-    assert report["worst"][0]["regret"] == max(w["regret"] for w in report["worst"])
-    optimal = runner.invoke(cli, ["simulate", "dalek", "--n", "300", "--seed", "9",
-                                  "--out", str(tmp_path / "t.csv"), "--decisions", str(moves)])
-    assert optimal.exit_code == 0
-    report = json.loads(runner.invoke(cli, ["verify", "dalek", "--decisions", str(moves),
-                                            "--json"]).stdout)
-    assert report["optimal_moves"] == report["moves"] and report["total_regret"] < 1e-9

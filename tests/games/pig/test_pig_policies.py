@@ -15,7 +15,7 @@ from solver.games.pig.model import PigGame
 
 def test_pig_hold_turn_mean_is_published() -> None:
     # one Pig turn holding at 20 scores 492303203/60466176 on average (Neller and Presser 2004,
-    # as tests/test_pig.py checks for the solver)
+    # as test_pig_bruteforce.py checks for the solver)
     dist = pp.parse_policy("hold at 20").turn_distribution(100)
     assert sum(r * p for r, p in enumerate(dist)) == Fraction(492303203, 60466176)
     with pytest.raises(InputError, match="depends on both scores"):

@@ -17,9 +17,9 @@ from solver.cli import cli
 from solver.dice import generator
 from solver.games.pig import policies as pp
 from solver.games.pig.bugs import BUGS
-from solver.games.pig.checks import turn_outcomes
 from solver.games.pig.outcomes import hold_rules, pig_outcomes
 from solver.games.pig.simulator import pig_games
+from solver.games.pig.verification import turn_outcomes
 from solver.verdicts import judge, plan
 
 ALPHA = 0.001

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import ROOT, run_cli
-from test_strike_bruteforce import BruteForce
+from strike_bruteforce import BruteForce
 
 from solver.cli import cli
 from solver.engine.cyclic import solve

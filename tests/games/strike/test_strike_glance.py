@@ -1,5 +1,5 @@
 """`strike best-move` at a glance: the verdict line (text and JSON) checked against the brute
-force's option values (test_strike_bruteforce: written from the rulebook, sharing no code with
+force's option values (strike_bruteforce.py: written from the rulebook, sharing no code with
 the solver), --top, and the arena as players type it (spellings taken, counts and X refused with
 the reason, through the real entry point)."""
 
@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 from helpers import run_cli
-from test_strike_bruteforce import BruteForce
+from strike_bruteforce import BruteForce
 
 from solver.cli import cli
 from solver.formatting import percent

@@ -178,8 +178,8 @@ def test_a_table_past_the_dice_files_supply_is_refused_before_any_solve(tmp_path
 def test_table_pools_fit_a_dice_file_of_many_colours(tmp_path: Path) -> None:
     """Eight colours: a mixed pool (one of each colour) needs 7 dice, so sizes 4 to 6 have
     none (before, they had a negative count of Black dice)."""
+    from solver.games.totd.files import load_game
     from solver.games.totd.report import table_pools
-    from solver.games.totd.rules import load_game
 
     def more_colours(data: dict) -> None:
         for colour in ("purple", "orange", "white", "yellow"):

@@ -11,17 +11,10 @@ from __future__ import annotations
 import pytest
 from totd_bruteforce import BruteForce, read_pool
 
-from solver.games.totd.rules import (
-    EITHER_POOL,
-    OWN_POOL,
-    Adventure,
-    Doctor,
-    load_game,
-    make_tools,
-    parse_challenge,
-    parse_pool,
-)
-from solver.games.totd.solver import Solver
+from solver.games.totd.files import load_game
+from solver.games.totd.model import Solver
+from solver.games.totd.rules import EITHER_POOL, OWN_POOL, Adventure, Doctor
+from solver.games.totd.typed import make_tools, parse_challenge, parse_pool
 
 GAME = load_game()
 

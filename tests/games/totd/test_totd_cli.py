@@ -11,15 +11,10 @@ import pytest
 from helpers import ROOT
 
 from solver.cli import main
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    load_game,
-    make_tools,
-    parse_challenge,
-    parse_pool,
-)
-from solver.games.totd.solver import Solver
+from solver.games.totd.files import load_game
+from solver.games.totd.model import Solver
+from solver.games.totd.rules import Adventure, Doctor
+from solver.games.totd.typed import make_tools, parse_challenge, parse_pool
 
 GAME = load_game()
 NEED = "Science x2, Cunning, Tactics"
@@ -179,7 +174,7 @@ def test_a_malformed_dice_file_is_one_line_and_exit_2(capsys, tmp_path: Path,
 
 
 def test_the_accepted_spellings_read_alike() -> None:
-    from solver.games.totd.rules import parse_doctor, parse_reroll
+    from solver.games.totd.typed import parse_doctor, parse_reroll
 
     need = parse_challenge(GAME, "Science x2, Cunning")
     assert need == (0, 0, 2, 1, 0, 0)

@@ -17,15 +17,10 @@ from math import prod
 
 import pytest
 
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    Tools,
-    load_game,
-    parse_challenge,
-    parse_pool,
-)
-from solver.games.totd.solver import Solver
+from solver.games.totd.files import load_game
+from solver.games.totd.model import Solver
+from solver.games.totd.rules import Adventure, Doctor, Tools
+from solver.games.totd.typed import parse_challenge, parse_pool
 
 GAME = load_game()
 

@@ -23,17 +23,10 @@ from hypothesis import strategies as st
 from solver.dice import roll
 from solver.games.totd import report as totd_report
 from solver.games.totd.changes import change_networks, success_grid, witness
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    Tools,
-    load_game,
-    make_tools,
-    parse_challenge,
-    parse_pool,
-    parse_showing,
-)
-from solver.games.totd.solver import Solver
+from solver.games.totd.files import load_game
+from solver.games.totd.model import Solver
+from solver.games.totd.rules import Adventure, Doctor, Tools
+from solver.games.totd.typed import make_tools, parse_challenge, parse_pool, parse_showing
 
 GAME = load_game()
 REROLLS = ("1 black", "2 black", "any black", "all black", "1 green", "any blue", "all red",

@@ -17,11 +17,10 @@ from totd_bruteforce import best_help
 
 from solver.games.totd import report as totd_report
 from solver.games.totd import rules
+from solver.games.totd.files import load_game
 from solver.games.totd.pools import builds, own_pools, splits
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    load_game,
+from solver.games.totd.rules import Adventure, Doctor
+from solver.games.totd.typed import (
     make_tools,
     parse_challenge,
     parse_focus,

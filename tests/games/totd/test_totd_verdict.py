@@ -9,7 +9,8 @@ import pytest
 
 from solver.cli import main
 from solver.errors import InputError
-from solver.games.totd.rules import load_game, parse_showing
+from solver.games.totd.files import load_game
+from solver.games.totd.typed import parse_showing
 
 GAME = load_game()
 NEED = "Science x2, Cunning"

@@ -1,9 +1,11 @@
-"""Write tests/golden/dalek_turn.jsonl: Dalek Dice positions with their exact values and best move.
+"""Write tests/games/dalek/golden/dalek_turn.jsonl: Dalek Dice positions with their exact values
+and best move.
 
-Run from the repository root: `python tests/golden/make_dalek_turn.py` (same bytes every run).
+Run from the repository root: `python tests/games/dalek/golden/make_dalek_turn.py` (same bytes
+every run).
 
 One JSON object per line:
-  source   "brute force" (values from the independent brute force of tests/test_dalek_bruteforce.py,
+  source   "brute force" (values from the independent brute force of ../dalek_bruteforce.py,
            which reaches positions with at most 4 dice left, inside any game) or
            "solver regression pin" (values the solver gave when the file was written, for 10-dice
            positions the brute force cannot reach)
@@ -33,13 +35,8 @@ sys.path.insert(0, str(HERE.parents[2]))  # the repository: the solver
 
 from dalek_bruteforce import BruteForce  # noqa: E402
 
-from solver.games.dalek.rules import (  # noqa: E402
-    Rules,
-    TurnState,
-    format_faces,
-    parse_roll,
-    parse_rules,
-)
+from solver.games.dalek.files import parse_rules  # noqa: E402
+from solver.games.dalek.rules import Rules, TurnState  # noqa: E402
 from solver.games.dalek.turn import (  # noqa: E402
     CompiledTurn,
     PointsSolution,
@@ -47,6 +44,7 @@ from solver.games.dalek.turn import (  # noqa: E402
     position_options,
     solve_points,
 )
+from solver.games.dalek.typed import format_faces, parse_roll  # noqa: E402
 
 OUT = Path(__file__).with_name("dalek_turn.jsonl")
 DEFAULT = "H4 H2 D3 D2 DOC EXT"

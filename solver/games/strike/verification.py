@@ -10,16 +10,6 @@ from fractions import Fraction
 import click
 import numpy as np
 
-from solver.checks import (
-    Alternatives,
-    Judging,
-    check_options,
-    finish_run,
-    outcome_verdict,
-    run_command,
-    run_options,
-    timed,
-)
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
@@ -33,7 +23,8 @@ from solver.games.strike.commands import (
     readings_text,
     throw_options,
 )
-from solver.games.strike.cost import check_solves
+from solver.games.strike.cost import refuse_solves
+from solver.games.strike.outcomes import strike_outcomes
 from solver.games.strike.policies import (
     OPTIMAL,
     Moves,
@@ -48,8 +39,18 @@ from solver.games.strike.rules import (
     dice_per_player,
 )
 from solver.games.strike.simulator import strike_games
-from solver.outcomes import JOINT, Outcomes, Statistic
+from solver.outcomes import JOINT, TURNS, Outcomes, Statistic
 from solver.samples import read_outcomes
+from solver.verification import (
+    Alternatives,
+    Judging,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+    verify_options,
+)
 
 
 def play_options(command):
@@ -78,8 +79,8 @@ def duel_of(players: int, edition: str, dice: int | None, policy: str, opponent:
 
 def solved(game: StrikeDuel, exact: bool, force: bool):
     """The game solved, refused first if estimated too long or too large (cost.py)."""
-    check_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
-                 f"{' exactly' if exact else ''}", [game], exact, force)
+    refuse_solves(f"solving {game.players}-player Strike with {game.dice} dice each"
+                  f"{' exactly' if exact else ''}", [game], exact, force)
     return solve_duel(game, exact=exact)
 
 
@@ -121,7 +122,7 @@ def simulate(players, edition, dice, policy, opponent, force, never_hit, bug, co
 @click.command("strike")
 @play_options
 @click.option("--exact", is_flag=True, help="Exact probabilities (small games only).")
-@check_options
+@verify_options
 @json_option
 def verify(players, edition, dice, policy, opponent, force, exact, samples, decisions, alpha,
            test, top, as_json, watch, **model) -> None:
@@ -143,8 +144,8 @@ def verify(players, edition, dice, policy, opponent, force, exact, samples, deci
         return game.layout.outcome(winner, stock)
 
     chances = outcome_chances(game, solution)
-    judging = Judging(game_outcomes(game, chances, title), watch,
-                      _alternatives(game, exact, force))
+    judging = Judging(strike_outcomes(game, solution, title, STATISTICS), watch,
+                      _alternatives(game))
     outcome_verdict(title, "winner:stock", labels, chances, None, samples, alpha, test, top,
                     as_json, read, exact_known=exact, judging=judging)
 
@@ -154,23 +155,19 @@ WINNER_STOCK = Statistic("winner_stock", "winner and winner's stock", ("winner",
                          lambda code: f"{code // JOINT}:{code % JOINT}", False)
 
 
-def game_outcomes(game: StrikeDuel, chances: list, title: str) -> Outcomes:
-    """The games' outcomes (winner and the dice left in its stock), as `verify` judges them."""
-    stocks = game.layout.stocks
-    p = np.array([float(c) for c in chances])
-    cells = np.flatnonzero(p)
-    return Outcomes(title, "game", {"winner": cells // stocks + 1,
-                                    "winner_stock": cells % stocks}, p[cells], (WINNER_STOCK,))
+STATISTICS = (WINNER_STOCK, TURNS)  # a game's statistics: the outcome, and its length
 
 
-def _alternatives(game: StrikeDuel, exact: bool, force: bool) -> Alternatives:
-    """Strike's alternatives: the bug corpus (bugs.py), the other reading of an emptied arena,
-    and throw models named with --against ('--hit 1/3', '--miss 1/6')."""
+def _alternatives(game: StrikeDuel) -> Alternatives:
+    """Strike's alternatives, for seats playing stop: the bug corpus (bugs.py), the other
+    reading of an emptied arena, and throw models named with --against ('--hit 1/3')."""
 
     def outcomes(name: str, **changes) -> tuple[str, Outcomes]:
-        other = replace(game, **changes, _fixed={})
-        return name, game_outcomes(other, outcome_chances(other, solved(other, False, force)),
-                                   name)
+        if OPTIMAL in game.policies:
+            raise InputError("Strike's alternatives are stated for seats playing stop (an "
+                             "optimal seat's moves belong to the declared game's solution)")
+        return name, strike_outcomes(replace(game, **changes, _fixed={}), None, name,
+                                     STATISTICS)
 
     def named(text: str) -> tuple[str, Outcomes]:
         if text.lstrip("-") in BUGS:
@@ -184,6 +181,8 @@ def _alternatives(game: StrikeDuel, exact: bool, force: bool) -> Alternatives:
                          f"'--empty-arena pass|continue'")
 
     def known() -> dict[str, Outcomes]:
+        if OPTIMAL in game.policies:
+            return {}
         other = "continue" if game.empty_arena == "pass" else "pass"
         return dict([*(named(bug) for bug in sorted(BUGS)), named(f"--empty-arena {other}")])
 

@@ -9,27 +9,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from totd_adventures import adventure
 
 from solver.dice import roll
 from solver.errors import InputError
+from solver.games.totd.files import load_game
+from solver.games.totd.model import Solver
 from solver.games.totd.policies import OPTIMAL_PLAY, REROLL_UNNEEDED, Plan, parse_policy
-from solver.games.totd.rules import (
-    Adventure,
-    Doctor,
-    load_game,
-    make_tools,
-    parse_challenge,
-    parse_pool,
-)
-from solver.games.totd.solver import Solver
+from solver.games.totd.rules import Adventure, Doctor
+from solver.games.totd.typed import parse_challenge, parse_pool
 
 GAME = load_game()
-
-
-def adventure(need: str, pool: str, sonic: int = 0, rerolls: tuple[str, ...] = (),
-              changes: tuple[str, ...] = ()) -> Adventure:
-    return Adventure(GAME, parse_challenge(GAME, need),
-                     (Doctor(parse_pool(GAME, pool), make_tools(GAME, sonic, rerolls, changes)),))
 
 
 def test_hand_computation() -> None:

@@ -9,28 +9,16 @@ from pathlib import Path
 import click
 import numpy as np
 
-from solver.checks import (
-    Alternatives,
-    Judging,
-    Watch,
-    check_options,
-    finish_run,
-    no_samples,
-    regret_report,
-    run_command,
-    run_options,
-    score_verdict,
-    timed,
-    winner_verdict,
-)
 from solver.commands import OutputPath, json_option
 from solver.dice import generator
 from solver.errors import InputError
-from solver.games.dalek import cost
+from solver.games.dalek import arrays, cost, duels, files
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS, RACE_BUGS
-from solver.games.dalek.commands import PolicyName, given, rules_options
+from solver.games.dalek.commands import PolicyName, given, rules_options, solved
+from solver.games.dalek.decisions import decision_regrets, race_regrets, score_columns
 from solver.games.dalek.outcomes import duel_outcomes, round_over
+from solver.games.dalek.race import DalekRace
 from solver.games.dalek.rules import DEFAULT_TARGET, MAX_TARGET, Rules
 from solver.games.dalek.simulator import (
     Decisions,
@@ -42,6 +30,19 @@ from solver.games.dalek.simulator import (
 from solver.games.dalek.turn import compile_turn
 from solver.outcomes import Outcomes, score
 from solver.samples import sample_text, winner_names, write_samples
+from solver.verification import (
+    Alternatives,
+    Judging,
+    finish_run,
+    no_samples,
+    regret_report,
+    run_command,
+    run_options,
+    score_verdict,
+    timed,
+    verify_options,
+    winner_verdict,
+)
 
 POLICY_HELP = ('points (optimal for expected points), "keep-daleks K" (alias "hold K"), win '
                '(optimal for winning, with --duel only) or a policy table: table:FILE (the '
@@ -65,13 +66,13 @@ def play_options(command):
     return command
 
 
-def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> dp.Pairs:
+def _pairs(rules: Rules, policies: list[str], exact: bool, force: bool) -> arrays.Pairs:
     """The turn's (state, roll) pairs, once the cost of building the turn and of the turn
-    policies named (played exactly with `exact`) is checked."""
+    policies named (played exactly with `exact`) is within the budget (else refused)."""
     turn = compile_turn(rules, force=force)
     fixed = sum(dp.read_policy_name(p, duel=True)[0] != dp.WIN.name for p in policies)
     cost.check_turn(turn, force, policies=fixed * (1 + exact))
-    return dp.Pairs.of(turn)
+    return arrays.Pairs.of(turn)
 
 
 @click.command("dalek")
@@ -122,9 +123,9 @@ def simulate(rules, force, policy, opponent, target, count, seed, out, decisions
     finish_run(out, comment, header, columns, summary, as_json)
 
 
-def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, rng,
+def _duel(pairs: arrays.Pairs, policy: str, opponent: str, target: int, count: int, rng,
           force: bool, bug: str | None = None) -> tuple[list[str], list, dict]:
-    """Races between seat 1 (`policy`) and seat 2 (`opponent`), after their cost is checked:
+    """Races between seat 1 (`policy`) and seat 2 (`opponent`), unless their cost is refused:
     the race solved for a "win" seat, and the games played (with `bug`, deliberately
     wrong)."""
     policies = (dp.parse_policy(policy, pairs, duel=True),
@@ -132,7 +133,7 @@ def _duel(pairs: dp.Pairs, policy: str, opponent: str, target: int, count: int, 
     racing = [isinstance(p, dp.RacePolicy) for p in policies]
     cost.check_games(pairs, count, target, [cost.mean_points(pairs, p) for p in policies],
                      racing, force)
-    values = dp.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
+    values = duels.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
     if bug in BUGS and not all(isinstance(p, dp.TurnPolicy) for p in policies):
         raise InputError("a turn's bug plays fixed turn policies only (not win)")
     seats = race_seats(pairs, policies, values, rng, BUGS[bug](pairs.rules) if bug in BUGS
@@ -154,41 +155,28 @@ def weighted(die) -> list[str]:
 
 @click.command("dalek")
 @play_options
-@check_options
+@verify_options
 @json_option
 def verify(rules, force, policy, opponent, target, samples, decisions, alpha, test, top,
            as_json, watch) -> None:
     """Dalek Dice: turn scores (or races, with --duel: winner, final scores, turns) of a
     simulator, or its moves."""
-    if decisions is not None:
-        no_samples(samples)
-        for name in given("policy", "opponent", "target"):
-            raise InputError(f"{name} has no part in checking a decision log: its moves are "
-                             f"scored against optimal play for expected points")
     game = f"Dalek Dice ({rules.dice} dice: {rules.label}; tie rule {rules.tie_rule})"
-    named = [policy] if opponent is None else [policy, opponent]
-    pairs = _pairs(rules, [] if decisions is not None else named, True, force)
     if decisions is not None:
-        regrets, moves = dp.decision_regrets(pairs, decisions)
-        turns = moves.extra.get("turn")
-        regret_report(f"{game}: moves of {decisions} against optimal play for expected points",
-                      "expected points", regrets, turns,
-                      lambda r: dp.describe_move(pairs, moves, r), top, as_json)
+        no_samples(samples, watch)
+        _decisions(rules, game, decisions, target, force, top, as_json)
         return
+    named = [policy] if opponent is None else [policy, opponent]
+    pairs = _pairs(rules, named, True, force)
     if opponent is not None:
         policies = (dp.parse_policy(policy, pairs, duel=True),
                     dp.parse_policy(opponent, pairs, duel=True))
-        seats = dp.solve_duel(pairs, policies, target, force=force).chances()
+        duel = duels.solve_duel(pairs, policies, target, force=force)
         title = f"{game}, race to {target}: seat 1 plays {policy}, seat 2 plays {opponent}"
-        judging = None
-        if all(isinstance(p, dp.TurnPolicy) for p in policies):  # whole games: fixed play
-            judging = Judging(duel_outcomes(policies, target, title), watch,
-                              _alternatives(pairs, (policy, opponent), target, watch.suspects))
-        elif watch != Watch():
-            raise InputError("a seat playing win is judged by the race's winner only: "
-                             "--sequential, --run, --plan and --report need two fixed turn "
-                             "policies")
-        winner_verdict(title, seats, samples, alpha, test, top, as_json, judging)
+        judging = Judging(duel_outcomes(policies, target, title, values=duel.values), watch,
+                          _alternatives(pairs, (policy, opponent), target, watch.suspects,
+                                        duel.values))
+        winner_verdict(title, duel.chances(), samples, alpha, test, top, as_json, judging)
         return
     chosen = dp.parse_policy(policy, pairs)
     possible = pairs.turn.graph.possible_results().tolist()
@@ -199,25 +187,62 @@ def verify(rules, force, policy, opponent, target, samples, decisions, alpha, te
                   samples, alpha, test, top, as_json, judging)
 
 
-def turn_outcomes(title: str, policy: dp.TurnPolicy, play: dp.Play | None = None) -> Outcomes:
+def _decisions(rules: Rules, game: str, path: str, target: int, force: bool, top: int,
+               as_json: bool) -> None:
+    """A decision log: a turn's (scored in expected points) or, with score_1, score_2, ...
+    and seat columns, a race's (scored in win share against the race's optimal play)."""
+    from solver.samples import header_of, read_text
+
+    for name in given("policy", "opponent"):
+        raise InputError(f"{name} has no part in checking a decision log: its moves are "
+                         f"scored against optimal play")
+    players = len(score_columns(header_of(read_text(path, f"decision log {path}"))))
+    for name in given("target") if players < 2 else []:
+        raise InputError(f"{name} has no part in checking a turn's decision log (a race's log "
+                         f"has score_1, score_2, ... and seat columns)")
+    pairs = _pairs(rules, [], True, force)
+    if players < 2:
+        regrets, moves = decision_regrets(pairs, path)
+        regret_report(f"{game}: moves of {path} against optimal play for expected points",
+                      "expected points", regrets, moves.extra.get("turn"),
+                      lambda r: files.describe_move(pairs, moves, r), top, as_json)
+        return
+    race = DalekRace(pairs.turn, players, target)
+    regrets, moves, scores, seats = race_regrets(pairs, solved(race, False, True, False, force),
+                                                 path)
+
+    def describe(r: int) -> dict:
+        return {"scores": ",".join(map(str, scores[r].tolist())), "seat": int(seats[r]) + 1,
+                **files.describe_move(pairs, moves, r)}
+
+    regret_report(f"{game}, {players}-player race to {target}: moves of {path} against the "
+                  f"race's optimal play", "win share", regrets, moves.extra.get("turn"),
+                  describe, top, as_json)
+
+
+def turn_outcomes(title: str, policy: dp.TurnPolicy, play: arrays.Play | None = None) -> Outcomes:
     """A turn of `policy` under `play`'s rules (the policy's own by default), as outcomes."""
     p = np.array([float(x) for x in dp.distribution(policy, play)])
     support = np.flatnonzero(p)
     return Outcomes(title, "turn", {"score": support}, p[support], (score(),))
 
 
-def _alternatives(pairs: dp.Pairs, names: tuple[str, ...], target: int | None,
-                  suspects: tuple[str, ...]) -> Alternatives:
+def _alternatives(pairs: arrays.Pairs, names: tuple[str, ...], target: int | None,
+                  suspects: tuple[str, ...], values=None) -> Alternatives:
     """A turn's (one policy) or a duel's (two, and a target) alternatives: the bug corpus
-    (both seats), the suspected policies (each seat and both), and the other tie rule."""
+    (both seats), the suspected policies (each seat and both), and the other tie rule. A "win"
+    seat keeps playing the declared race's optimal turns (as a simulator that got a rule wrong
+    would still follow its solved table); its alternatives under other rules are not built."""
     rules = pairs.rules
 
     def build(label: str, policies: tuple, play=None, ends=round_over) -> tuple[str, Outcomes]:
         if target is None:
             return label, turn_outcomes(label, policies[0], play)
-        return label, duel_outcomes(policies, target, label, play, ends)
+        if play is not None and not all(isinstance(p, dp.TurnPolicy) for p in policies):
+            raise InputError("a turn's bug is played by fixed turn policies only (not win)")
+        return label, duel_outcomes(policies, target, label, play, ends, values)
 
-    def declared(on: dp.Pairs) -> tuple:
+    def declared(on: arrays.Pairs) -> tuple:
         return tuple(dp.parse_policy(n, on, duel=target is not None) for n in names)
 
     def named(text: str) -> tuple[str, Outcomes]:
@@ -230,16 +255,18 @@ def _alternatives(pairs: dp.Pairs, names: tuple[str, ...], target: int | None,
             other = Rules(rules.die, int(words[1]) if words[0] == "--dice" and
                           words[1].isdigit() else rules.dice,
                           words[1] if words[0] == "--tie-rule" else rules.tie_rule)
-            return build(text, declared(dp.Pairs.of(compile_turn(other))))
+            return build(text, declared(arrays.Pairs.of(compile_turn(other))))
         suspect = dp.parse_policy(text, pairs)
         return build(f"{'every seat' if target else ''} playing {suspect.name}".strip(),
                      (suspect,) * len(names))
 
     def known() -> dict[str, Outcomes]:
-        found = dict(named(bug) for bug in sorted(BUGS))
+        fixed = all(isinstance(p, dp.TurnPolicy) for p in declared(pairs))
+        found = dict(named(bug) for bug in sorted(BUGS) if fixed)
         if target is not None:
             found.update(named(bug) for bug in sorted(RACE_BUGS))
-        found.update([named(f"--tie-rule {'gt' if rules.tie_rule == 'ge' else 'ge'}")])
+        if fixed:
+            found.update([named(f"--tie-rule {'gt' if rules.tie_rule == 'ge' else 'ge'}")])
         for text in suspects:
             found.update([named(text)])
             if target is not None:

@@ -25,7 +25,8 @@ from math import gcd
 import numpy as np
 
 from solver.engine.local import Choices, Response, TurnLocal
-from solver.games.dalek.policies import Pairs, race_local
+from solver.games.dalek.arrays import Pairs
+from solver.games.dalek.duels import race_local
 from solver.games.dalek.race import DalekRace, Position, solve_race
 from solver.games.dalek.rulefamilies import Learned, Rulebook, TurnRule
 from solver.rulesearch import Family, Found, frontier, search
@@ -349,7 +350,7 @@ def learned(pairs: Pairs, bases: list[Learned], target: int, force: bool = False
     bases before, else searched (refused first if estimated past the budget, unless `force`);
     and whether it came from the cache."""
     from solver import cache
-    from solver.limits import check
+    from solver.limits import refuse
 
     rules = pairs.rules
     names = [f.name for f in fields(TurnRule)]
@@ -358,15 +359,16 @@ def learned(pairs: Pairs, bases: list[Learned], target: int, force: bool = False
            "target": target, "seed": SEED,
            "bases": [[_code(getattr(b.rule, n)) for n in names] for b in bases],
            "code": cache.code_hash("solver.rulesearch", "solver.games.dalek.rules",
-                                   "solver.games.dalek.policies", "solver.games.dalek.race",
+                                   "solver.games.dalek.arrays", "solver.games.dalek.policies",
+                                   "solver.games.dalek.duels", "solver.games.dalek.race",
                                    "solver.games.dalek.rulefamilies", "solver.engine.cyclic",
                                    "solver.engine.local", __name__)}
     stored = cache.load(key)
     if stored is not None:
         return [_from_row(numbers, row, names) for numbers, row in
                 zip(stored["numbers"].tolist(), stored["values"].tolist())], True
-    check(f"the search for race rules to {target} ({len(bases)} one-turn rules as bases)",
-          *search_cost(pairs, len(bases), target), force)
+    refuse(f"the search for race rules to {target} ({len(bases)} one-turn rules as bases)",
+           *search_cost(pairs, len(bases), target), force)
     rows = learn(RaceRules(Rulebook(pairs)), bases, target, log=log)
     cache.store(key, {
         "numbers": np.array([[r.size, r.rule.a, r.rule.b] +

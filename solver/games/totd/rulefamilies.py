@@ -16,10 +16,11 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
-from solver.cards import Card
 from solver.formatting import exact_text
+from solver.games.totd.files import load_game
 from solver.games.totd.policies import Plan, ToolRule
-from solver.games.totd.rules import Adventure, load_game, parse_pool, solo_adventure
+from solver.games.totd.rules import Adventure
+from solver.games.totd.typed import parse_pool, solo_adventure
 from solver.rulesearch import Family, Found, frontier, search
 
 # The Adventures a rule is judged on (Challenge, pool, Sonic tokens, re-roll icons, face-change
@@ -67,7 +68,7 @@ def value(rule: ToolRule, exact: bool = False) -> Fraction | float:
 @cache
 def optimal(exact: bool = True) -> Fraction | float:
     """Optimal play's mean P(Challenge met) over the scenarios."""
-    from solver.games.totd.solver import Solver
+    from solver.games.totd.model import Solver
 
     mean = sum((Solver(a, exact=True).p_success() for a in adventures()),
                Fraction(0)) / len(SCENARIOS)
@@ -129,7 +130,7 @@ def learned() -> tuple[list[Learned], bool]:
     (refused first if estimated past the time budget: its size is fixed, so no --force; a
     larger $DICE_SOLVER_BUDGET lets it run); and whether it came from the cache."""
     from solver import cache
-    from solver.limits import check
+    from solver.limits import refuse
 
     key = {"game": "totd_tool_rules", "seed": SEED,
            "code": cache.code_hash("solver.rulesearch", "solver.games.totd.rules",
@@ -138,7 +139,7 @@ def learned() -> tuple[list[Learned], bool]:
     if stored is not None:
         return [_from_row(choices, text) for choices, text in
                 zip(stored["choices"].tolist(), stored["values"].tolist())], True
-    check("the search for tool rules", SEARCH_SECONDS, SEARCH_BYTES, can_force=False)
+    refuse("the search for tool rules", SEARCH_SECONDS, SEARCH_BYTES, can_force=False)
     rows = learn()
     import numpy as np
 
@@ -153,63 +154,3 @@ def _from_row(numbers: list[int], text: str) -> Learned:
     choices = {name: n for (name, _), n in zip(CHOICES, numbers) if n >= 0}
     exact = Fraction(text)
     return Learned(len(choices), choices, tool_rule(choices), exact, optimal() - exact)
-
-
-def report(rows: list[Learned]) -> dict:
-    """The frontier as data: the Adventures judged, optimal play, each rule and its loss."""
-    return {
-        "scenarios": [{"need": need, "pool": pool, "sonic": sonic, "rerolls": list(rerolls),
-                       "changes": list(changes)}
-                      for need, pool, sonic, rerolls, changes in SCENARIOS],
-        "p_optimal": float(optimal()), "p_optimal_exact": exact_text(optimal()),
-        "frontier": [{"size": r.size, "choices": r.choices, "rule": rule_lines(r.rule),
-                      "p_success": float(r.value), "p_success_exact": exact_text(r.value),
-                      "loss": float(r.loss), "loss_exact": exact_text(r.loss)} for r in rows]}
-
-
-def cost_words(row: Learned) -> str:
-    """What the rule gives up against perfect play, in words."""
-    dice = [sum(parse_pool(load_game(), pool)) for _, pool, *_ in SCENARIOS]
-    return (f"Loses {100 * float(row.loss):.1f} points of success to perfect play "
-            f"({100 * float(row.value):.1f}% vs {100 * float(optimal()):.1f}%; mean of "
-            f"{len(SCENARIOS)} Adventures, {min(dice)}-{max(dice)} dice).")
-
-
-def card(rows: list[Learned]) -> Card:
-    """The strategy card: the frontier's best rule, the frontier as a table (each row adds
-    choices to the one above), its cost."""
-    table = [("rule", "success", "lost")]
-    previous: dict[str, int] = {}
-    for r in rows:
-        added = [_CHOICE_WORDS[n](v) for n, v in r.choices.items() if previous.get(n) != v]
-        table.append((", ".join(added) or "basic", f"{100 * float(r.value):.1f}%",
-                      f"{100 * float(r.loss):.1f}"))
-        previous = r.choices
-    table.append(("perfect play", f"{100 * float(optimal()):.1f}%", "0"))
-    return Card("Time of the Daleks: tools", tuple(rule_lines(rows[-1].rule)),
-                cost_words(rows[-1]), tuple(table),
-                "dice-solver totd card: exact values; the Adventures: totd rules --json",
-                ("basic: icons, then Sonic, no discard. Each row adds to the one above.",))
-
-
-_CHOICE_WORDS = {
-    "order": lambda v: "Sonic first" if v else "icons first",
-    "keep": lambda v: "save 3 tokens" if v else "spend tokens",
-    "discard": lambda v: f"discard at {v}+" if v else "never discard",
-    "aim": lambda v: "+ aim Sonic" if v else "first die",
-}
-
-
-def rule_lines(rule: ToolRule) -> list[str]:
-    """The rule as instructions a player reads at the table, in the order they apply."""
-    lines = ["Met, with your face changes? Stop."]
-    if rule.discard_at:
-        lines.append(f"{rule.discard_at}+ slots empty, a die to spare? Discard a Black die, "
-                     f"re-roll the rest.")
-    icons = "Re-roll icons on dice you don't need."
-    sonic = "Sonic (2 tokens) on one die you don't need"
-    sonic += ", colour likeliest to show a missing symbol" if rule.aim else ""
-    sonic += "; keep 3 tokens for a change" if rule.keep else ""
-    lines += [f"{sonic}.", f"Then {icons[0].lower()}{icons[1:]}"] if rule.sonic_first else \
-        [icons, f"Then {sonic}."]
-    return [*lines, "Nothing left? Stop."]

@@ -1,4 +1,4 @@
-"""Dalek Dice race rules (solver/games/dalek/racerules.py, `dalek rules --race`, `dalek card
+"""Dalek Dice race rules (solver/games/dalek/racefamilies.py, `dalek rules --race`, `dalek card
 --race`): a threshold that follows the scores, against the perfect player and against a seat
 playing to win.
 
@@ -22,27 +22,28 @@ from intervals import Z
 
 from solver.dice import generator
 from solver.engine.local import Choices
+from solver.games.dalek import arrays, duels
 from solver.games.dalek import policies as dp
-from solver.games.dalek import racerules as rr
+from solver.games.dalek import racefamilies as rr
 from solver.games.dalek import rulefamilies as rf
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace, solve_race
-from solver.games.dalek.rules import parse_rules
 from solver.games.dalek.turn import compile_turn
 
 
 @cache
-def pairs_of(dice: int) -> dp.Pairs:
-    return dp.Pairs.of(compile_turn(parse_rules(dice=dice)))
+def pairs_of(dice: int) -> arrays.Pairs:
+    return arrays.Pairs.of(compile_turn(parse_rules(dice=dice)))
 
 
 def test_a_rule_seat_with_one_model_everywhere_is_the_fixed_duel() -> None:
     pairs = pairs_of(3)
     policy = dp.keep_daleks(pairs, 4)
-    fixed = dp.race_local(policy)
+    fixed = duels.race_local(policy)
     race = rr.RuleRace(pairs.turn, 2, 12, seat_locals={0: fixed},
                        rule_seats={0: lambda position: fixed})
     mine = solve_race(race, use_cache=False).chances(race.start())
-    duel = dp.solve_duel(pairs, (policy, dp.WIN), 12).chances()
+    duel = duels.solve_duel(pairs, (policy, dp.WIN), 12).chances()
     assert [s["value"] for s in mine] == pytest.approx([s["value"] for s in duel], abs=1e-12)
 
 
@@ -68,7 +69,7 @@ def test_the_perfect_player_against_itself_is_the_game(tmp_path, monkeypatch) ->
     monkeypatch.setenv("DICE_SOLVER_CACHE", str(tmp_path))
     pairs = pairs_of(4)
     perfect = rr.perfect_turns(pairs, 14).__getitem__
-    placeholder = dp.race_local(dp.keep_daleks(pairs, 4))
+    placeholder = duels.race_local(dp.keep_daleks(pairs, 4))
     race = rr.RuleRace(pairs.turn, 2, 14, seat_locals={0: placeholder, 1: placeholder},
                        rule_seats={0: perfect, 1: perfect})
     mine = solve_race(race, use_cache=False).chances(race.start())
@@ -77,7 +78,7 @@ def test_the_perfect_player_against_itself_is_the_game(tmp_path, monkeypatch) ->
     assert [s["value"] for s in mine] == pytest.approx([s["value"] for s in theirs], abs=1e-12)
 
 
-def exact_shares(pairs: dp.Pairs, rule: rr.RaceRule, target: int) -> dict[str, Fraction]:
+def exact_shares(pairs: arrays.Pairs, rule: rr.RaceRule, target: int) -> dict[str, Fraction]:
     """The rule's shares of the win in exact rationals: against the exact equilibrium's turns
     (each position's exactly best turn, fixed) and against a seat playing to win, each seat."""
     game = DalekRace(pairs.turn, 2, target)
@@ -126,7 +127,7 @@ def test_the_race_card_states_its_rules_exact_worth(tmp_path, monkeypatch) -> No
 def test_a_seeded_simulation_of_the_race_card_lands_in_its_interval(tmp_path, monkeypatch
                                                                     ) -> None:
     """Races played die by die (simulator.dalek_games): the card's rule in one seat, following
-    docs/rules.md reading 17 as written here (not through racerules), against the perfect
+    docs/rules.md reading 17 as written here (not through racefamilies), against the perfect
     player's turns (simulator.RaceSeat: each position's optimal turn of `dalek game`), in each
     seat; the rule's share of the wins lands within 3.29 standard errors of the card's figure."""
     from solver.games.dalek.simulator import RaceSeat, dalek_games, dalek_turns

@@ -1,6 +1,6 @@
 """The game-agnostic halves of `simulate` and `verify`: the options every game takes, writing a
 run's samples and its summary, and the verdict on a sample file or a decision log. A game's own
-`checks` module builds its commands from these (formats and thresholds: docs/verify.md)."""
+`verification` module builds its commands from these (formats and thresholds: docs/verify.md)."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ MAX_SAMPLES = 10_000_000  # one run's units: its file and its arrays stay within
 
 def run_options(command):
     """How many, which seed, where to: shared by every game. `--json` needs `--out` (the JSON
-    describes the file written), which is checked before anything is played."""
+    describes the file written), which is validated before anything is played."""
     @functools.wraps(command)
-    def checked(*args, **kwargs):
+    def validated(*args, **kwargs):
         if kwargs.get("as_json") and kwargs.get("out") is None:
             raise InputError("--json describes a run written with --out")
         return command(*args, **kwargs)
@@ -46,12 +46,12 @@ def run_options(command):
         click.option("--out", type=OutputPath(), default=None,
                      help="CSV file to write (default: standard output)."),
     ]):
-        checked = option(checked)
-    return checked
+        validated = option(validated)
+    return validated
 
 
-def check_options(command):
-    """What to check and how strictly: shared by every game."""
+def verify_options(command):
+    """What to verify and how strictly: shared by every game."""
     for option in reversed([
         click.option("--samples", type=InputPath(), default=None,
                      help="A simulator's sample file (CSV, gzip or not; - for standard input; "
@@ -189,9 +189,13 @@ def run_command(game: str, **options) -> str:
     return f"dice-solver simulate {game} " + " ".join(words)
 
 
-def no_samples(samples: str | None) -> None:
+def no_samples(samples: str | None, watch: Watch | None = None) -> None:
+    """A decision log is read alone: no samples, and none of the options that judge them."""
     if samples is not None:
         raise InputError("give --samples or --decisions, not both")
+    if watch is not None and watch != Watch():
+        raise InputError("--sequential, --run, --plan, --suspect and --report judge samples, "
+                         "not a decision log")
 
 
 def score_verdict(title: str, exact: list[Fraction], scores: list[int], samples: str | None,

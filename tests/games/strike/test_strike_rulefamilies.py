@@ -1,5 +1,5 @@
 """When to throw again (issue 15): a ThrowRule played against an optimal opponent agrees with the
-brute force (test_strike_bruteforce, written from the rulebook) restricted to the rule's
+brute force (strike_bruteforce.py, written from the rulebook) restricted to the rule's
 decisions as this test writes them; the search, run on 3 dice, finds the best rule of each size
 (every rule valued) and is deterministic; on the card's game (9 dice, where the search takes
 minutes) the frontier as found (tests/conftest.py) is worth what its rows say, beats its rules'
@@ -8,7 +8,7 @@ solving the card's rule in each seat; a seeded simulation of the card's rule lan
 interval.
 
 Threshold for the simulation: |z| < 3.29 (two-sided 99.9%) on a fixed seed, as in
-test_simulate_strike.py."""
+test_strike_simulate.py."""
 
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from functools import cache
 import pytest
 from click.testing import CliRunner
 from intervals import Z, binomial_z
-from test_strike_bruteforce import BruteForce
+from strike_bruteforce import BruteForce
 
 from solver.cli import cli
 from solver.dice import generator
-from solver.games.strike import throwrules
+from solver.games.strike import rulecard, rulefamilies
 from solver.games.strike.policies import (
     OPTIMAL,
     Moves,
@@ -84,7 +84,7 @@ def brute_rule(numbers: dict[str, int], seat: int, dice: int) -> float:
                                      {"arena": 2, "stocks": 5, "opponent": 2}])
 def test_a_rule_against_optimal_play_matches_the_brute_force(numbers: dict[str, int]) -> None:
     rule = ThrowRule(**numbers)
-    for seat, value in enumerate(throwrules.seat_values(rule, 2, 3)):
+    for seat, value in enumerate(rulefamilies.seat_values(rule, 2, 3)):
         assert value == pytest.approx(brute_rule(numbers, seat, 3), abs=1e-11)
 
 
@@ -98,17 +98,17 @@ def test_the_cards_value_recomputed(strike_frontier) -> None:
         seats.append(float(win_chances(duel, solve_duel(duel))[seat]))
     mean = sum(seats) / 2
     assert best.value == pytest.approx(mean, abs=1e-10)
-    card = throwrules.card(strike_frontier)
+    card = rulecard.card(strike_frontier)
     assert f"this rule wins {100 * mean:.2f}% of games" in card.cost
     assert f"{100 * (0.5 - mean):.2f} points lost" in card.cost
-    assert card.rule == tuple(throwrules.rule_lines(best.rule))
+    assert card.rule == tuple(rulecard.rule_lines(best.rule))
 
 
 def test_the_found_rules_beat_their_neighbours(strike_frontier) -> None:
     """Each frontier rule, solved in both seats, is worth what docs/results.md publishes
     ("When to throw again") and at least every rule one step away in one of its numbers (the
     ascent stops only there)."""
-    families = {family.name: family for family in throwrules.families(2, 9)}
+    families = {family.name: family for family in rulefamilies.families(2, 9)}
     published = [0.494043, 0.498652, 0.499821]
     assert [round(row.value, 6) for row in strike_frontier] == published
     for row in strike_frontier:
@@ -119,29 +119,29 @@ def test_the_found_rules_beat_their_neighbours(strike_frontier) -> None:
                 near = numbers[k] + step
                 if near in span:
                     other = (*numbers[:k], near, *numbers[k + 1:])
-                    assert throwrules.value(throwrules.rule_of(family, other)) <= row.value
+                    assert rulefamilies.value(rulefamilies.rule_of(family, other)) <= row.value
 
 
 def test_the_frontier_on_three_dice_is_the_best_rule_of_each_size() -> None:
     """Every rule of every family valued: the frontier keeps the best of each size, a larger
     one only if it does better."""
     best: dict[int, float] = {}
-    for family in throwrules.families(2, 3):
+    for family in rulefamilies.families(2, 3):
         for numbers in itertools.product(*family.ranges):
-            worth = throwrules.value(throwrules.rule_of(family, numbers), 2, 3)
+            worth = rulefamilies.value(rulefamilies.rule_of(family, numbers), 2, 3)
             best[family.size] = max(best.get(family.size, 0.0), worth)
     kept = [(size, worth) for size, worth in sorted(best.items())
             if all(worth > best[smaller] for smaller in best if smaller < size)]
-    assert [(row.size, row.value) for row in throwrules.learn(2, 3)] == kept
+    assert [(row.size, row.value) for row in rulefamilies.learn(2, 3)] == kept
 
 
 def test_optimal_play_bounds_every_rule(strike_frontier) -> None:
-    optimal = throwrules.optimal_values()
+    optimal = rulefamilies.optimal_values()
     assert sum(optimal) == pytest.approx(1, abs=1e-12)  # someone wins: the mean is 1/2
     values = [row.value for row in strike_frontier]
     assert values == sorted(values) and len(set(values)) == len(values)
     others = [ThrowRule(), ThrowRule(arena=1), ThrowRule(arena=4, stocks=9)]
-    for seats in [row.seats for row in strike_frontier] + [throwrules.seat_values(r)
+    for seats in [row.seats for row in strike_frontier] + [rulefamilies.seat_values(r)
                                                            for r in others]:
         assert all(v <= o + 1e-12 for v, o in zip(seats, optimal))
 
@@ -157,17 +157,17 @@ def test_a_simulation_of_the_cards_rule_lands_in_its_interval(strike_frontier) -
 def test_the_search_is_deterministic() -> None:
     """The seeded ascent (forced on a small family: nothing searched exhaustively) finds the
     same rule twice, values solved afresh."""
-    family = throwrules.families(2, 3)[-1]
+    family = rulefamilies.families(2, 3)[-1]
 
     def found() -> tuple:
-        throwrules.seat_values.cache_clear()
-        result = search(family, lambda n: throwrules.value(throwrules.rule_of(family, n), 2, 3),
-                        throwrules.SEED, exhaustive=0, restarts=throwrules.RESTARTS)
+        rulefamilies.seat_values.cache_clear()
+        result = search(family, lambda n: rulefamilies.value(rulefamilies.rule_of(family, n), 2, 3),
+                        rulefamilies.SEED, exhaustive=0, restarts=rulefamilies.RESTARTS)
         return result.numbers, result.value, result.evaluated
 
     first = found()
     assert first == found()
-    assert first[1] == max(throwrules.value(throwrules.rule_of(family, n), 2, 3)
+    assert first[1] == max(rulefamilies.value(rulefamilies.rule_of(family, n), 2, 3)
                            for n in itertools.product(*family.ranges))
 
 

@@ -19,9 +19,10 @@ import pytest
 from scipy import stats
 
 from solver.dice import generator
+from solver.games.dalek import arrays
 from solver.games.dalek import policies as dp
 from solver.games.dalek.bugs import BUGS
-from solver.games.dalek.rules import parse_rules
+from solver.games.dalek.files import parse_rules
 from solver.games.dalek.simulator import dalek_turns
 from solver.games.dalek.turn import compile_turn
 from solver.stats import goodness_of_fit, power
@@ -32,7 +33,7 @@ CORPUS = {"loaded-doctor": 350, "bonus-when-stopping": 1300, "exterminate-beats-
 
 @cache
 def points() -> dp.TurnPolicy:
-    return dp.points_policy(dp.Pairs.of(compile_turn(parse_rules())))
+    return dp.points_policy(arrays.Pairs.of(compile_turn(parse_rules())))
 
 
 @cache

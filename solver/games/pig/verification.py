@@ -8,10 +8,21 @@ import shlex
 import click
 import numpy as np
 
-from solver.checks import (
+from solver.commands import json_option
+from solver.dice import generator
+from solver.errors import InputError
+from solver.games.pig import policies as pp
+from solver.games.pig.bugs import BUGS
+from solver.games.pig.commands import force_option, target_option
+from solver.games.pig.cost import refuse_solves
+from solver.games.pig.outcomes import hold_rules, pig_outcomes, turn_table
+from solver.games.pig.rules import turn_totals
+from solver.games.pig.simulator import PigPlay, pig_games, pig_turns
+from solver.outcomes import Outcomes, score
+from solver.samples import winner_names
+from solver.verification import (
     Alternatives,
     Judging,
-    check_options,
     finish_run,
     no_samples,
     regret_report,
@@ -19,20 +30,9 @@ from solver.checks import (
     run_options,
     score_verdict,
     timed,
+    verify_options,
     winner_verdict,
 )
-from solver.commands import json_option
-from solver.dice import generator
-from solver.errors import InputError
-from solver.games.pig import policies as pp
-from solver.games.pig.bugs import BUGS
-from solver.games.pig.commands import force_option, target_option
-from solver.games.pig.cost import check_solves
-from solver.games.pig.outcomes import hold_rules, pig_outcomes, turn_table
-from solver.games.pig.rules import turn_totals
-from solver.games.pig.simulator import PigPlay, pig_games, pig_turns
-from solver.outcomes import Outcomes, score
-from solver.samples import winner_names
 
 
 def play_options(command):
@@ -52,11 +52,11 @@ def play_options(command):
     return command
 
 
-def check_duel(duel: pp.PigDuel, exact: bool, force: bool) -> None:
+def refuse_duel(duel: pp.PigDuel, exact: bool, force: bool) -> None:
     """Refuse a duel whose solve is estimated too long or too large (cost.py); a duel of two
     "hold N" seats is solved too (the engine values the game both policies make)."""
-    check_solves(f"a Pig duel to {duel.target}", duel.target,
-                 [[p.hold for p in duel.policies]], exact, force)
+    refuse_solves(f"a Pig duel to {duel.target}", duel.target,
+                  [[p.hold for p in duel.policies]], exact, force)
 
 
 @click.command("pig")
@@ -95,7 +95,7 @@ def _duel(first, second, target: int, count: int, rng, force: bool, play: PigPla
     duel = pp.PigDuel(target, policies=(first, second))
     solution = None
     if first.hold is None or second.hold is None:
-        check_duel(duel, False, force)
+        refuse_duel(duel, False, force)
         solution = pp.solve_duel(duel)
     (scores, winner, turns), seconds = timed(pig_games, hold_rules(duel, solution), target,
                                              count, rng, play)
@@ -111,7 +111,7 @@ def _duel(first, second, target: int, count: int, rng, force: bool, play: PigPla
 @click.command("pig")
 @play_options
 @click.option("--exact", is_flag=True, help="Exact win probabilities in a duel (small targets).")
-@check_options
+@verify_options
 @json_option
 def verify(policy, opponent, target, force, exact, samples, decisions, alpha, test, top,
            as_json, watch) -> None:
@@ -119,7 +119,7 @@ def verify(policy, opponent, target, force, exact, samples, decisions, alpha, te
     its moves."""
 
     if decisions is not None:
-        no_samples(samples)
+        no_samples(samples, watch)
         regrets, lines, columns = pp.decision_regrets(target, decisions, force)
 
         def describe(r: int) -> dict:
@@ -134,7 +134,7 @@ def verify(policy, opponent, target, force, exact, samples, decisions, alpha, te
     chosen = pp.parse_policy(policy)
     if opponent is not None:
         duel = pp.PigDuel(target, policies=(chosen, pp.parse_policy(opponent)))
-        check_duel(duel, exact, force)
+        refuse_duel(duel, exact, force)
         solution = pp.solve_duel(duel, exact=exact)
         chances = pp.win_chances(duel, solution)
         seats = [{"seat": s + 1, "p_win": float(p), "p_tie": 0.0, "value": float(p),
@@ -190,7 +190,7 @@ def _alternatives(duel: pp.PigDuel, solution, suspects: tuple[str, ...], force: 
         other = pp.PigDuel(duel.target if target is None else target, policies=policies)
         solved = solution
         if other != duel and any(p.hold is None for p in policies):
-            check_duel(other, False, force)
+            refuse_duel(other, False, force)
             solved = pp.solve_duel(other)
         return name, pig_outcomes(other, solved, name, play)
 

@@ -2,7 +2,7 @@
 seeded games land inside the exact distribution of (winner, winner's dice left), and the wrong
 simulator whose dice are never struck is rejected at its stated sample size.
 
-Thresholds as in tests/test_simulate.py: goodness of fit at alpha = 0.001 on fixed seeds. The
+Thresholds as in test_dalek_simulate.py: goodness of fit at alpha = 0.001 on fixed seeds. The
 stated size for the never-hit bug is the smallest multiple of 50 games at which the power
 (`solver.stats.power`, from the exact distributions of both throw models) reaches 0.999, with
 both seats stopping as soon as allowed (a fixed policy, so the wrong simulator's distribution is

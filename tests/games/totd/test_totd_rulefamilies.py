@@ -3,7 +3,7 @@ bounding every rule, the card's stated value recomputed by the exact evaluator, 
 simulation of the card's rule inside its interval, and the rules/card commands.
 
 Threshold for the simulation: |z| < 3.29 (two-sided 99.9%) on a fixed seed, as in
-test_simulate_totd.py."""
+test_totd_simulate.py."""
 
 from __future__ import annotations
 
@@ -13,19 +13,19 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 from intervals import binomial_z
-from test_policies_totd import adventure
+from totd_adventures import adventure
 
 from solver.cli import cli
 from solver.dice import generator
-from solver.games.totd import toolrules
+from solver.games.totd import rulecard, rulefamilies
+from solver.games.totd.model import Solver
 from solver.games.totd.policies import Plan, ToolRule
 from solver.games.totd.simulator import totd_adventures
-from solver.games.totd.solver import Solver
 
 
 @pytest.fixture(scope="module")
-def frontier() -> list[toolrules.Learned]:
-    return toolrules.learned()[0]
+def frontier() -> list[rulefamilies.Learned]:
+    return rulefamilies.learned()[0]
 
 
 def test_discarding_a_black_die_closed_form() -> None:
@@ -50,9 +50,9 @@ RULES = [ToolRule(), ToolRule(sonic_first=True), ToolRule(keep=True), ToolRule(a
          ToolRule(discard_at=1), ToolRule(True, True, 3, True)]
 
 
-@pytest.mark.parametrize("scenario", toolrules.SCENARIOS[:6], ids=lambda s: f"{s[0]}|{s[1]}")
+@pytest.mark.parametrize("scenario", rulefamilies.SCENARIOS[:6], ids=lambda s: f"{s[0]}|{s[1]}")
 def test_optimal_play_bounds_every_rule(scenario) -> None:
-    a = toolrules.adventures()[toolrules.SCENARIOS.index(scenario)]
+    a = rulefamilies.adventures()[rulefamilies.SCENARIOS.index(scenario)]
     best = Solver(a, exact=True).p_success()
     for rule in RULES:
         exact = Plan(a, rule).success()
@@ -64,27 +64,27 @@ def test_the_frontier_improves_and_optimal_bounds_it(frontier) -> None:
     assert frontier[0].rule == ToolRule() and frontier[0].size == 0
     values = [row.value for row in frontier]
     assert values == sorted(values) and len(set(values)) == len(values)
-    assert all(0 < row.loss == toolrules.optimal() - row.value for row in frontier)
+    assert all(0 < row.loss == rulefamilies.optimal() - row.value for row in frontier)
 
 
 def test_the_cards_value_recomputed_exactly(frontier) -> None:
-    card = toolrules.card(frontier)
+    card = rulecard.card(frontier)
     best = frontier[-1]
-    plans = [Plan(a, best.rule).success() for a in toolrules.adventures()]
-    optimal = [Solver(a, exact=True).p_success() for a in toolrules.adventures()]
+    plans = [Plan(a, best.rule).success() for a in rulefamilies.adventures()]
+    optimal = [Solver(a, exact=True).p_success() for a in rulefamilies.adventures()]
     mean, perfect = sum(plans) / len(plans), sum(optimal) / len(optimal)
     assert best.value == mean and best.loss == perfect - mean
     assert f"Loses {100 * float(perfect - mean):.1f} points" in card.cost
     assert f"{100 * float(mean):.1f}% vs {100 * float(perfect):.1f}%" in card.cost
-    assert tuple(toolrules.rule_lines(best.rule)) == card.rule
+    assert tuple(rulecard.rule_lines(best.rule)) == card.rule
 
 
 def test_a_seeded_simulation_of_the_cards_rule_lands_in_its_interval(frontier) -> None:
     rule, n = frontier[-1].rule, 4000
     met = sum(int(totd_adventures(Plan(a, rule), n, generator(15 + k)).sum())
-              for k, a in enumerate(toolrules.adventures()))
+              for k, a in enumerate(rulefamilies.adventures()))
     # equal runs per Adventure: the binomial variance of the mean bounds the real one
-    assert abs(binomial_z(met, n * len(toolrules.SCENARIOS), float(frontier[-1].value))) < 3.29
+    assert abs(binomial_z(met, n * len(rulefamilies.SCENARIOS), float(frontier[-1].value))) < 3.29
 
 
 def test_rules_and_card_commands(tmp_path, frontier) -> None:

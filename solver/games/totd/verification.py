@@ -7,18 +7,10 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from solver.checks import (
-    Judging,
-    check_options,
-    finish_run,
-    outcome_verdict,
-    run_command,
-    run_options,
-    timed,
-)
 from solver.commands import json_option
 from solver.dice import generator
 from solver.errors import InputError
+from solver.games.totd.bugs import BUGS
 from solver.games.totd.commands import (
     adventure_of,
     dice_file_option,
@@ -26,10 +18,20 @@ from solver.games.totd.commands import (
     need_option,
     tool_options,
 )
-from solver.games.totd.cost import check_plan, check_solves
+from solver.games.totd.cost import refuse_plan, refuse_solves
 from solver.games.totd.policies import REROLL_UNNEEDED, Plan, parse_policy
 from solver.games.totd.simulator import totd_adventures
 from solver.outcomes import Outcomes, score
+from solver.verification import (
+    Alternatives,
+    Judging,
+    finish_run,
+    outcome_verdict,
+    run_command,
+    run_options,
+    timed,
+    verify_options,
+)
 
 
 def play_options(command):
@@ -51,19 +53,22 @@ def play_options(command):
 @play_options
 @run_options
 @force_option
+@click.option("--bug", type=click.Choice(sorted(BUGS)), default=None,
+              help="Play with one thing deliberately wrong (docs/verify.md): a simulator for "
+                   "`verify` to reject.")
 @json_option
 def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed, out, force,
-             as_json) -> None:
+             bug, as_json) -> None:
     """Time of the Daleks Adventures: 1 where the Challenge is met, else 0."""
     if parse_policy(policy) != REROLL_UNNEEDED:
         raise InputError("our simulator plays the reroll-unneeded plan; optimal play is "
                          "verified against the solver (verify totd --policy optimal)")
-    plan = Plan(adventure_of(need, pool, dice_file, sonic, rerolls, changes))
-    check_plan(f"playing {count:,} Adventures", plan.adventure, force, count)
+    adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
+    plan = Plan(adventure if bug is None else BUGS[bug](adventure))
+    refuse_plan(f"playing {count:,} Adventures", plan.adventure, force, count)
     comment = run_command("totd", need=need, pool=pool, sonic=sonic,
-                       reroll=tuple(rerolls), change=tuple(changes),
-                       policy=REROLL_UNNEEDED.name, n=count,
-                       seed=seed)
+                          reroll=tuple(rerolls), change=tuple(changes),
+                          policy=REROLL_UNNEEDED.name, n=count, seed=seed, bug=bug)
     success, seconds = timed(totd_adventures, plan, count, generator(seed))
     summary = {"unit": "adventure", "policy": REROLL_UNNEEDED.name, "mean": float(success.mean()),
                "seconds": seconds, "samples": count, "seed": seed}
@@ -72,7 +77,7 @@ def simulate(need, pool, policy, dice_file, sonic, rerolls, changes, count, seed
 
 @click.command("totd")
 @play_options
-@check_options
+@verify_options
 @force_option
 @json_option
 def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, decisions, alpha,
@@ -83,14 +88,33 @@ def verify(need, pool, policy, dice_file, sonic, rerolls, changes, samples, deci
     adventure = adventure_of(need, pool, dice_file, sonic, rerolls, changes)
     chosen = parse_policy(policy)
     if chosen.optimal:
-        check_solves("this solve", [], [adventure], force)
+        refuse_solves("this solve", [], [adventure], force)
     else:
-        check_plan("the plan's exact value", adventure, force)
+        refuse_plan("the plan's exact value", adventure, force)
     success = chosen.success(adventure)
     tools = adventure.doctors[0].tools.text(adventure.game)
     title = f"Time of the Daleks: {need}; pool {pool}; {tools}; policy {chosen.name}"
-    outcomes = Outcomes(title, "adventure", {"success": np.array([0, 1])},
-                        np.array([float(1 - success), float(success)]),
-                        (score("success", "success"),))
+    judging = Judging(_outcomes(title, success), watch, _alternatives(adventure, force))
     outcome_verdict(title, "success", ["0", "1"], [1 - success, success], [0, 1], samples, alpha,
-                    test, top, as_json, judging=Judging(outcomes, watch))
+                    test, top, as_json, judging=judging)
+
+
+def _outcomes(title: str, success) -> Outcomes:
+    """An Adventure's outcome: met (1) or not (0), with the chance of meeting it."""
+    return Outcomes(title, "adventure", {"success": np.array([0, 1])},
+                    np.array([float(1 - success), float(success)]),
+                    (score("success", "success"),))
+
+
+def _alternatives(adventure, force: bool) -> Alternatives:
+    """The bug corpus, each played by the reroll-unneeded plan (as our simulator plays)."""
+
+    def named(text: str) -> tuple[str, Outcomes]:
+        if text not in BUGS:
+            raise InputError(f"unknown Time of the Daleks alternative {text[:40]!r}: a bug "
+                             f"({', '.join(sorted(BUGS))})")
+        wrong = BUGS[text](adventure)
+        refuse_plan("the plan's exact value", wrong, force)
+        return f"the bug {text}", _outcomes(text, Plan(wrong).success())
+
+    return Alternatives(lambda: dict(named(bug) for bug in sorted(BUGS)), named)

@@ -2,14 +2,14 @@
 random dice: seeded runs land inside the 99.9% interval of the plan's exact chance of success,
 and the command line reproduces a run bit for bit and accepts it.
 
-Threshold: |z| < 3.29 (two-sided 99.9%) on fixed seeds, as in tests/test_simulate.py."""
+Threshold: |z| < 3.29 (two-sided 99.9%) on fixed seeds, as in test_dalek_simulate.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from test_policies_totd import adventure
+from totd_adventures import adventure
 
 from solver.cli import cli
 from solver.dice import generator

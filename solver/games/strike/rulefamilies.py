@@ -7,7 +7,8 @@ as the mean over the seats the rule player may sit in of its P(win); optimal pla
 1 / players, so a rule's loss is what it gives away to a perfect player in its seat.
 
 The card is for the 2-player game with the 31-dice edition's 9 dice each and the default throw
-model (hit 1/2, no miss): the game most people play, and one whose search takes minutes.
+model (hit 1/2, no miss): the game most people play, and one whose search takes minutes. Its
+words are in rulecard.py.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from functools import cache
 
 import click
 
-from solver.cards import Card
 from solver.games.strike.policies import (
-    NEVER,
     OPTIMAL,
     StrikeDuel,
     StrikePolicy,
@@ -134,7 +133,7 @@ def learned() -> tuple[list[Learned], bool]:
     import numpy as np
 
     from solver import cache
-    from solver.limits import check, duration
+    from solver.limits import duration, refuse
 
     # the game's code and the search's, not the engine's (its changes keep every value, which
     # its own tests hold), as totd's tool rules
@@ -149,8 +148,8 @@ def learned() -> tuple[list[Learned], bool]:
                                                 stored["sizes"].tolist(),
                                                 stored["seats"].tolist())], True
     if stored is None:
-        check("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES,
-              can_force=False)
+        refuse("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES,
+               can_force=False)
         click.echo(f"Searching for Strike's throw rules, once (then cached): minutes "
                    f"({duration(SEARCH_CPU)} of CPU measured; longer on a busy machine)...",
                    err=True)
@@ -163,63 +162,3 @@ def learned() -> tuple[list[Learned], bool]:
                       "sizes": np.array([r.size for r in rows], dtype=np.int64),
                       "seats": np.array([r.seats for r in rows], dtype=np.float64)})
     return rows, stored is not None
-
-
-def rule_lines(rule: ThrowRule, players: int = PLAYERS) -> list[str]:
-    """The rule as a player reads it at the table, from the most dice in the arena down."""
-    others = "your opponent holds" if players == 2 else "each opponent holds"
-    lines = ["Setup: place a number not yet in the arena."]
-    if rule.arena <= NUMBERS:
-        lines.append(f"{_dice(rule.arena)} or more in the arena: throw again." if rule.arena > 1
-                     else "Always throw again.")
-    last = rule.arena - (2 if rule.fewer < NEVER else 1)
-    for arena, need in ((rule.arena - 1, rule.stocks), (rule.arena - 2, rule.fewer)):
-        if need < NEVER and arena >= 1:
-            extra = f" and {others} {rule.opponent}+" if arena == last and rule.opponent > 1 \
-                else ""
-            lines.append(f"{_dice(arena)}: throw again if all stocks together hold {need}+"
-                         f"{extra}.")
-    return [*lines, "Otherwise stop."]
-
-
-def _dice(n: int) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}"
-
-
-def report(rows: list[Learned]) -> dict:
-    """The frontier as data: the game, optimal play, each rule, its value and loss."""
-    best = optimal_values()
-    perfect = sum(best) / len(best)
-    return {"players": PLAYERS, "dice": DICE, "p_win_optimal": perfect,
-            "p_win_optimal_seats": list(best),
-            "frontier": [{"size": r.size, "numbers": r.numbers, "rule": rule_lines(r.rule),
-                          "p_win": r.value, "p_win_seats": list(r.seats),
-                          "loss": perfect - r.value} for r in rows]}
-
-
-def cost_words(row: Learned) -> str:
-    """What the rule gives up against perfect play, in words."""
-    best = optimal_values()
-    perfect = sum(best) / len(best)
-    return (f"Against a perfect opponent this rule wins {100 * row.value:.2f}% of games; "
-            f"perfect play would win {100 * perfect:.2f}% (mean of both seats): "
-            f"{100 * (perfect - row.value):.2f} points lost.")
-
-
-def card(rows: list[Learned]) -> Card:
-    """The strategy card: the frontier's best rule, the frontier as a table, its cost."""
-    best = optimal_values()
-    perfect = sum(best) / len(best)
-    table = [("numbers", "rule", "wins", "lost")]
-    for r in rows:
-        table.append((str(r.size), ", ".join(f"{v}" for v in r.numbers.values()),
-                      f"{100 * r.value:.2f}%", f"{100 * (perfect - r.value):.2f}"))
-    table.append(("perfect", "", f"{100 * perfect:.2f}%", "0"))
-    return Card("Strike: throw again?", tuple(rule_lines(rows[-1].rule)), cost_words(rows[-1]),
-                tuple(table),
-                f"dice-solver strike card: {PLAYERS} players, {DICE} dice each (31-dice "
-                f"edition), hit 1/2, miss 0; each rule solved against a perfect opponent "
-                f"(strike rules --json)",
-                (f"For {PLAYERS} players with {DICE} dice each. Table: the best rule with 1, 2, "
-                 f"3 numbers to remember.",))
-
