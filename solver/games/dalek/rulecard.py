@@ -35,7 +35,8 @@ def rule_lines(rules: Rules, rule: TurnRule, stop: str | None = None) -> list[st
         when = ("Exterminates \u2265 Doctors" if rule.hunt == 0 else
                 f"Exterminates \u2265 Doctors + {rule.hunt}" if rule.hunt > 0 else
                 f"Exterminates + {-rule.hunt} \u2265 Doctors")
-        lines += [f"Hunt while kept {when}: keep every {top_human(rules)}, no Dalek.",
+        lines += [f"Hunt while kept {when}: keep every {top_human(rules)} and no Dalek; then "
+                  f"other Humans, highest first, while the Daleks hold.",
                   "Else keep every Dalek. Then Humans, highest first, while the Daleks hold."]
     else:
         lines.append("Keep every Dalek, then Humans, highest first, while the Daleks hold.")
@@ -106,7 +107,10 @@ def card(pairs: Pairs, rows: list[Learned], footer: str) -> Card:
                       f"{100 * float(r.p_zero):.0f}%"))
     table.append(("perfect", f"{float(best):.2f}", "0", f"{100 * float(zero):.0f}%"))
     notes = [NOTHING_KEPT] if chosen.rule.hunt < NEVER else []
-    notes.append("Table: each row adds to the rule above; P(0): the turn scores nothing.")
+    added = {w for row in table[2:-1] for w in row[0].removeprefix("+ ").split(", ")}
+    notes.append("Table: each row adds to the rule above"
+                 + "".join(f"; {w}: {_DEFINITIONS[w]}" for w in _DEFINITIONS if w in added)
+                 + "; P(0): the turn scores nothing.")
     notes = [" ".join(notes)]
     return Card("Dalek Dice: one turn", tuple(rule_lines(pairs.rules, chosen.rule)),
                 cost_words(chosen), tuple(table), footer, tuple(notes))
@@ -114,6 +118,9 @@ def card(pairs: Pairs, rows: list[Learned], footer: str) -> Card:
 
 _NUMBER_WORDS = {"grab": "grab", "hunt": "hunt", "doctor_stop": "Doctors", "late_dice": "late T",
                  "late_stop": "late T"}
+_DEFINITIONS = {"grab": "keep all rolled on the 3rd Exterminate",  # what each table row adds
+                "hunt": "the Hunt line", "Doctors": "the lower stop with two Doctors",
+                "late T": "the lower stop with few dice left"}
 
 
 # ---- the two-player race (racefamilies) -------------------------------------------------------
@@ -152,12 +159,14 @@ def race_table(rules: Rules, rule: RaceRule) -> tuple[tuple[str, ...], ...]:
 
 
 def race_cost_words(row: Valued, optimal_first: float) -> str:
-    """What a race rule gives up, in words: against the perfect player, each seat, and against
-    a player who knows the rule."""
-    words = (f"Against a perfect player: {100 * row.first:.1f}% first, {100 * row.second:.1f}% "
-             f"second, {100 * row.mean:.1f} games in 100 (perfect play: 50).")
+    """What a race rule gives up, in words: against a perfect opponent (one who plays every
+    turn for the most win share against optimal play), each seat; and against an opponent
+    who knows the rule and plays best against it."""
+    words = (f"Against a perfect opponent: {100 * row.first:.1f}% first, "
+             f"{100 * row.second:.1f}% second, {100 * row.mean:.1f} games in 100 (perfect "
+             f"play: 50).")
     if row.beaten_first is not None:
-        words += (f" Against one who knows the rule: "
+        words += (f" Against an opponent who knows your rule and plays best against it: "
                   f"{50 * (row.beaten_first + row.beaten_second):.1f}.")
     return words
 
@@ -173,12 +182,16 @@ def race_card(rules: Rules, rows: list[Valued], optimal_first: float, target: in
     """The race card: the rule of `race_card_row`, its thresholds by lead, its cost, and what
     the frontier's other rules win."""
     chosen = race_card_row(rows)
-    others = "; ".join(f"{_race_short(r)}: {100 * r.mean:.1f}" for r in rows if r is not chosen)
+    at = rows.index(chosen)
+    simpler = "; ".join(f"{_race_short(r)}: {100 * r.mean:.1f}" for r in rows[:at])
     notes = [formula(chosen.rule)] if chosen.rule.b else []
     if chosen.rule.base.hunt < NEVER:
         notes.append(NOTHING_KEPT)
-    if others:
-        notes.append(f"Other rules win (games in 100): {others}.")
+    if simpler:
+        notes.append(f"Simpler rules win (games in 100): {simpler}.")
+    if rows[at + 1:]:
+        notes.append(f"Rules with more to remember win up to "
+                     f"{100 * max(r.mean for r in rows[at + 1:]):.1f}, under half a game more.")
     return Card(f"Dalek Dice: race to {target}", tuple(race_lines(rules, chosen.rule, target)),
                 race_cost_words(chosen, optimal_first), race_table(rules, chosen.rule), footer,
                 (" ".join(notes),))

@@ -56,7 +56,7 @@ def card(rows: list[Learned]) -> Card:
     """The strategy card: the frontier's best rule, the frontier as a table, its cost."""
     best = optimal_values()
     perfect = sum(best) / len(best)
-    table = [("numbers", "rule", "wins", "lost")]
+    table = [("values", "rule", "wins", "lost (pts)")]
     for r in rows:
         table.append((str(r.size), ", ".join(f"{v}" for v in r.numbers.values()),
                       f"{100 * r.value:.2f}%", f"{100 * (perfect - r.value):.2f}"))
@@ -67,5 +67,6 @@ def card(rows: list[Learned]) -> Card:
                 f"edition), hit 1/2, miss 0; each rule solved against a perfect opponent "
                 f"(strike rules --json)",
                 (f"For {PLAYERS} players with {DICE} dice each. Table: the best rule with 1, 2, "
-                 f"3 numbers to remember.",))
+                 f"3 values to remember (an arena size, stock totals); lost: percentage points "
+                 f"of games won, against perfect play.",))
 

@@ -47,7 +47,9 @@ def card(rows: list[Learned]) -> Card:
     return Card("Time of the Daleks: tools", tuple(rule_lines(rows[-1].rule)),
                 cost_words(rows[-1]), tuple(table),
                 "dice-solver totd card: exact values; the Adventures: totd rules --json",
-                ("basic: icons, then Sonic, no discard. Each row adds to the one above.",))
+                ("A slot: one symbol of the Challenge (Science x2 is two slots), empty until "
+                 "a die showing that symbol fills it. basic: icons, then Sonic, no discard. "
+                 "Each row adds to the one above; lost: percentage points of success.",))
 
 
 _CHOICE_WORDS = {
