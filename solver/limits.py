@@ -80,13 +80,13 @@ def refuse(what: str, seconds: float, memory: float, force: bool = False,
     if memory > memory_limit():
         raise InputError(f"{what} would need about {_bytes(memory)} of memory, more than this "
                          f"machine can give ({_bytes(memory_limit())})")
-    if force:
-        return
-    if seconds > budget():
+    if not force and seconds > budget():
         raise OverBudget(what, seconds, budget())
-    if seconds > ASK_OVER and can_force and _held.get() is None and \
+    if not force and seconds > ASK_OVER and can_force and _held.get() is None and \
             not os.environ.get("DICE_SOLVER_BUDGET"):
         _ask(what, seconds)
+    if seconds > ASK_OVER:  # said up front: minutes of silence look like a hang
+        print(f"{what}: estimated {duration(seconds)}, starting now", file=sys.stderr)
 
 
 def _ask(what: str, seconds: float) -> None:

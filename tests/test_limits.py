@@ -51,3 +51,14 @@ def test_on_a_terminal_a_long_solve_is_asked_about(tmp_path) -> None:
     assert "the 3-player race to 60 would take about " in text and "Start it? [y/N]" in text
     assert "dice-solver: error: the 3-player race to 60: not started" in text
     assert not list(tmp_path.glob("dalek_race*"))  # nothing was solved
+
+
+def test_a_long_solve_says_so_before_it_starts(capsys) -> None:
+    """A solve (or a rules search) estimated over a minute says so up front, when it starts;
+    a short one says nothing."""
+    from solver.limits import held_to, refuse
+
+    with held_to(3600):
+        refuse("the search for some rules", 150, 0)
+        refuse("a quick solve", 5, 0)
+    assert capsys.readouterr().err == "the search for some rules: estimated 2 min, starting now\n"

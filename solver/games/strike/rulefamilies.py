@@ -16,8 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-import click
-
 from solver.games.strike.policies import (
     OPTIMAL,
     StrikeDuel,
@@ -39,7 +37,6 @@ NAMES = ("arena", "stocks", "fewer", "opponent")  # ThrowRule's numbers, in fami
 # (docs/results.md); 900 s leaves room for a loaded machine, and a lower budget
 # ($DICE_SOLVER_BUDGET) refuses it before it starts
 SEARCH_SECONDS, SEARCH_BYTES = 900, 300 << 20
-SEARCH_CPU = 327  # seconds, as measured above: what a first run is announced to take
 
 
 def families(players: int, dice: int) -> list[Family]:
@@ -133,7 +130,7 @@ def learned() -> tuple[list[Learned], bool]:
     import numpy as np
 
     from solver import cache
-    from solver.limits import duration, refuse
+    from solver.limits import refuse
 
     # the game's code and the search's, not the engine's (its changes keep every value, which
     # its own tests hold), as totd's tool rules
@@ -150,9 +147,6 @@ def learned() -> tuple[list[Learned], bool]:
     if stored is None:
         refuse("the search for Strike throw rules", SEARCH_SECONDS, SEARCH_BYTES,
                can_force=False)
-        click.echo(f"Searching for Strike's throw rules, once (then cached): minutes "
-                   f"({duration(SEARCH_CPU)} of CPU measured; longer on a busy machine)...",
-                   err=True)
         rows = learn()
     else:  # stored by an earlier version, without the values
         rows = [_row(ThrowRule(*numbers), size, PLAYERS, DICE) for numbers, size in
