@@ -45,8 +45,9 @@ def read(file: Path) -> bytes:
     return file.read_bytes()
 
 
+@cache
 def source(name: str) -> bytes:
-    """The module's source."""
+    """The module's source (read once: the parser and the key both want it)."""
     return read(path(name))
 
 

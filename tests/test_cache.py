@@ -95,15 +95,19 @@ def edit(monkeypatch: pytest.MonkeyPatch) -> Iterator:
     def read(file: Path) -> bytes:
         return original(file) + (b"\n# edited\n" if file in edited else b"")
 
+    def forget() -> None:
+        cache.code_hash.cache_clear()
+        imports.source.cache_clear()
+
     def edit_file(file: Path) -> None:
         edited.clear()
         edited.add(file)
-        cache.code_hash.cache_clear()
+        forget()
 
     monkeypatch.setattr(imports, "read", read)
-    cache.code_hash.cache_clear()
+    forget()
     yield edit_file
-    cache.code_hash.cache_clear()
+    forget()
 
 
 def test_every_game_keys_its_caches() -> None:
