@@ -10,6 +10,7 @@ without it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -21,6 +22,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from solver import imports
 from solver.tables import atomic_write
 
 FORMAT = 1  # bump when the arrays' meaning changes
@@ -29,16 +31,35 @@ _memory: dict[str, object] | None = None  # once `remember` is called: entry -> 
 T = TypeVar("T")
 
 
-def code_hash(*modules: str) -> str:
-    """A hash of the named modules' source ("solver.engine.turn"): put in a key, it keeps a
-    cached result from outliving a change to the code that computed it. The modules are found,
-    not imported: a cached query must not pay for loading numba's kernels."""
-    from importlib.util import find_spec
+# the disk entry of what each module imports (`imports.named`), by the hash of its source
+IMPORTS = {"game": "imports"}
 
+
+@functools.cache
+def code_hash(*roots: str) -> str:
+    """A hash of the source of every module the roots import, directly or not (and the data
+    files beside them): put in a key with the root that computes a value (usually the caller's
+    `__name__`), it keeps a cached result from outliving a change to any code that computed it.
+    Modules are found, not imported: a cached query must not pay for loading numba's kernels.
+    What each module imports is kept on disk by its source's hash, so a cached query reads the
+    files but parses none it parsed before."""
+    parsed = _parsed()
+    before = json.dumps(parsed, sort_keys=True)
+    names = frozenset().union(*(imports.closure(root, parsed) for root in roots))
+    if json.dumps(parsed, sort_keys=True) != before:
+        store_json(IMPORTS, parsed)
     digest = hashlib.sha256()
-    for name in modules:
-        digest.update(Path(find_spec(name).origin).read_bytes())
+    for label, data in imports.contents(names):
+        digest.update(f"{label}\0{len(data)}\0".encode())
+        digest.update(data)
     return digest.hexdigest()
+
+
+@functools.cache
+def _parsed() -> dict:
+    """The modules' imports as stored (once per process; `code_hash` adds to it)."""
+    stored = load_json(IMPORTS)
+    return stored if isinstance(stored, dict) else {}
 
 
 def directory() -> Path:

@@ -224,46 +224,62 @@ def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = Fals
     explored = time.perf_counter()
     groups = components(graph)
     condensed = time.perf_counter()
-    metrics = game.metrics
-    table = np.zeros((graph.size + len(graph.terminals), metrics))
-    table[graph.size:] = np.array([[float(v) for v in t] for t in graph.terminals]) \
-        if graph.terminals else np.zeros((0, metrics))
-    exact_table = None
-    if exact:
-        exact_table = [[Fraction(0)] * metrics for _ in range(graph.size)]
-        exact_table += [[Fraction(v) for v in t] for t in graph.terminals]
-    residual, iterations = 0.0, 0
-    similar = getattr(game, "similar", None)
-    solved = np.zeros(graph.size, dtype=bool)
-    slot = np.full(len(table), -1, dtype=np.int64)  # scratch: a member's place in its group
-    memo: dict = {}
-    mixes: list[tuple[list[Hashable], Mixed]] = []
+    sweep = _Sweep(graph, game.metrics, exact, getattr(game, "similar", None))
     for done, group in enumerate(groups):
-        solver = _GroupSolver(graph, table, group, slot, memo)
-        members = [p for component in group for p in component]
-        if similar is not None:  # start from the values of similar positions solved earlier
-            for p, q in _guesses(graph, similar, members, solved).items():
-                table[p] = table[q]
-        group_residual, group_iterations = solver.run(tolerance)
-        solved[members] = True
-        residual = max(residual, group_residual)
-        iterations = max(iterations, group_iterations)
-        mixes += [([graph.positions[p] for p in members.tolist()], found)
-                  for members, found in solver.mixes]
-        if exact and solver.mixes:
-            raise InputError(f"exact rationals cannot value this game: pure best responses "
-                             f"cycle at {mixes[-1][0][0]}, where play mixes, and mixed play is "
-                             f"solved in float64 only (solve without --exact)")
-        if exact:
-            for component in group:
-                _exact_component(graph, table, exact_table, component)
+        sweep.solve(group, tolerance)
         if progress is not None:
             progress(done + 1, len(groups))
     finished = time.perf_counter()
     seconds = {"explore": explored - clock, "components": condensed - explored,
                "solve": finished - condensed, "total": finished - clock}
-    return Solution(graph, table, exact_table, residual, iterations,
-                    sum(len(g) for g in groups), seconds, mixes)
+    return Solution(graph, sweep.table, sweep.exact_table, sweep.residual, sweep.iterations,
+                    sum(len(g) for g in groups), seconds, sweep.mixes)
+
+
+class _Sweep:
+    """The groups of components solved in order, each reading the values of those before:
+    the value tables (terminals' rows filled in), what is solved so far, and the largest
+    residual and iteration count met."""
+
+    def __init__(self, graph: GameGraph, metrics: int, exact: bool,
+                 similar: Callable | None) -> None:
+        self.graph, self.similar = graph, similar
+        self.table = np.zeros((graph.size + len(graph.terminals), metrics))
+        self.table[graph.size:] = np.array([[float(v) for v in t] for t in graph.terminals]) \
+            if graph.terminals else np.zeros((0, metrics))
+        self.exact_table: list[list[Fraction]] | None = None
+        if exact:
+            self.exact_table = [[Fraction(0)] * metrics for _ in range(graph.size)]
+            self.exact_table += [[Fraction(v) for v in t] for t in graph.terminals]
+        self.residual, self.iterations = 0.0, 0
+        self.solved = np.zeros(graph.size, dtype=bool)
+        self.slot = np.full(len(self.table), -1, dtype=np.int64)  # scratch: place in a group
+        self.memo: dict = {}
+        self.mixes: list[tuple[list[Hashable], Mixed]] = []
+
+    def solve(self, group: list[list[int]], tolerance: float) -> None:
+        """Solve one group in float64 (then exactly, when asked), from its similar positions'
+        values where the game names them."""
+        graph, table = self.graph, self.table
+        solver = _GroupSolver(graph, table, group, self.slot, self.memo)
+        members = [p for component in group for p in component]
+        if self.similar is not None:  # start from the values of similar positions solved earlier
+            for p, q in _guesses(graph, self.similar, members, self.solved).items():
+                table[p] = table[q]
+        group_residual, group_iterations = solver.run(tolerance)
+        self.solved[members] = True
+        self.residual = max(self.residual, group_residual)
+        self.iterations = max(self.iterations, group_iterations)
+        self.mixes += [([graph.positions[p] for p in members.tolist()], found)
+                       for members, found in solver.mixes]
+        if self.exact_table is None:
+            return
+        if solver.mixes:
+            raise InputError(f"exact rationals cannot value this game: pure best responses "
+                             f"cycle at {self.mixes[-1][0][0]}, where play mixes, and mixed "
+                             f"play is solved in float64 only (solve without --exact)")
+        for component in group:
+            _exact_component(graph, table, self.exact_table, component)
 
 
 def _guesses(graph: GameGraph, similar: Callable, members: list[int],

@@ -12,14 +12,10 @@ from solver import cache
 from solver.games.dalek.rules import Rules
 from solver.games.dalek.turn import CompiledTurn, PointsValues, compile_turn, turn_key
 
-# the code between the turn graph and an answer: the passes, the report, the exact texts
-MODULES = ("solver.engine.turn", "solver.engine.kernels", "solver.formatting",
-           "solver.games.dalek.report", __name__)
-
 
 def _key(rules: Rules, answer: str, **options: bool) -> dict:
     return {**turn_key(rules), "game": "dalek_answer", "answer": answer, **options,
-            "answer_code": cache.code_hash(*MODULES)}
+            "answer_code": cache.code_hash(__name__)}
 
 
 def _turn(rules: Rules, force: bool, exact: bool) -> CompiledTurn:

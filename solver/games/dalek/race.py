@@ -364,7 +364,11 @@ class RaceValues:
 
 def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
     """What a cached solve of this race answers: the rules, the race and the code that solved it
-    (the engines agree to 1e-12, not to the bit, so each keeps its own entry)."""
+    (this module's import closure, both engines in it; the turn passes included: the graph's
+    fingerprint covers its data, not the code that values it). The engines agree to 1e-12, not
+    to the bit, so each keeps its own entry."""
+    from solver import cache
+
     rules = race.turn.rules
     key = {"game": "dalek_race", "faces": list(rules.die.faces),
            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
@@ -376,23 +380,8 @@ def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
     if race.against is not None:
         key["against"] = race.against
     if engine == "levels":
-        return {**key, "engine": "levels", "code": code_hash("levels")}
-    return {**key, "code": code_hash("cyclic")}
-
-
-def code_hash(engine: str) -> str:
-    """A hash of the race's and the engine's source (the turn passes included: the graph's
-    fingerprint covers its data, not the code that values it): cached values and checkpoints
-    never outlive a change. Modules are named, not imported: a cached answer loads no numba."""
-    from solver import cache
-
-    if engine == "levels":
-        return cache.code_hash("solver.engine.levels", "solver.engine.iteration",
-                               "solver.engine.mixed", "solver.engine.turn", "solver.checkpoint",
-                               "solver.games.dalek.levels", __name__, "solver.games.dalek.rules")
-    return cache.code_hash("solver.engine.cyclic", "solver.engine.local", "solver.engine.turn",
-                           "solver.engine.kernels", "solver.engine.iteration",
-                           "solver.engine.mixed", __name__)
+        key["engine"] = "levels"
+    return {**key, "code": cache.code_hash(__name__)}
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,

@@ -118,8 +118,7 @@ def perfect_turns(pairs: Pairs, target: int) -> dict[Position, Played]:
 
     race = DalekRace(pairs.turn, 2, target)
     key = {**cache_key(race), "what": "perfect_turns",
-           "code": cache.code_hash("solver.games.dalek.race", "solver.engine.cyclic",
-                                   "solver.engine.local", "solver.engine.turn", __name__)}
+           "code": cache.code_hash(__name__)}
     stored = cache.load(key)
     if stored is None:
         values = solve_race(race)
@@ -358,11 +357,7 @@ def learned(pairs: Pairs, bases: list[Learned], target: int, force: bool = False
            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
            "target": target, "seed": SEED,
            "bases": [[_code(getattr(b.rule, n)) for n in names] for b in bases],
-           "code": cache.code_hash("solver.rulesearch", "solver.games.dalek.rules",
-                                   "solver.games.dalek.arrays", "solver.games.dalek.policies",
-                                   "solver.games.dalek.duels", "solver.games.dalek.race",
-                                   "solver.games.dalek.rulefamilies", "solver.engine.cyclic",
-                                   "solver.engine.local", __name__)}
+           "code": cache.code_hash(__name__)}
     stored = cache.load(key)
     if stored is not None:
         return [_from_row(numbers, row, names) for numbers, row in

@@ -197,9 +197,7 @@ def learned(pairs: Pairs, force: bool = False) -> tuple[list[Learned], bool]:
     rules = pairs.rules
     key = {"game": "dalek_turn_rules", "faces": list(rules.die.faces),
            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
-           "seed": SEED, "code": cache.code_hash("solver.rulesearch", "solver.games.dalek.rules",
-                                                 "solver.games.dalek.arrays",
-                                                 "solver.games.dalek.policies", __name__)}
+           "seed": SEED, "code": cache.code_hash(__name__)}
     stored = cache.load(key)
     if stored is not None:
         return [_from_row(numbers, texts) for numbers, texts in

@@ -251,8 +251,7 @@ def turn_key(rules: Rules) -> dict:
 
     return {"game": "dalek_turn", "faces": list(rules.die.faces),
             "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
-            "code": cache.code_hash("solver.dice", "solver.engine.turn",
-                                    "solver.games.dalek.rules", __name__)}
+            "code": cache.code_hash(__name__)}
 
 
 def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:

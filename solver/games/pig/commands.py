@@ -44,11 +44,6 @@ def timings(start: float, cached: bool = False) -> dict:
     return {"total": time.perf_counter() - start, "cached": cached}
 
 
-# the modules whose code computes `pig game`'s answer: a change to one solves it again
-GAME_CODE = ("solver.games.pig.commands", "solver.games.pig.model", "solver.games.pig.rules",
-             "solver.engine.cyclic", "solver.engine.turn", "solver.engine.local")
-
-
 def solved_game(target: int, hold: int, exact: bool, quiet: bool, force: bool
                 ) -> tuple[list[dict], bool]:
     """`pig game`'s two solves (optimal play, both holding at `hold`), each entry with its
@@ -57,7 +52,7 @@ def solved_game(target: int, hold: int, exact: bool, quiet: bool, force: bool
     from solver import cache
 
     key = {"kind": "pig_game", "format": 1, "target": target, "hold": hold, "exact": exact,
-           "code": cache.code_hash(*GAME_CODE)}
+           "code": cache.code_hash(__name__)}
     stored = cache.load_json(key)
     if isinstance(stored, list):
         return stored, True

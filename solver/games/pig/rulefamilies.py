@@ -199,17 +199,12 @@ def search_cost(target: int) -> tuple[float, float]:
 
 def learned(target: int, force: bool = False) -> tuple[list[Rule], list[Rule], float, bool]:
     """learn(target) from the disk cache when this very code found it before, else computed
-    (refused first if estimated past the time budget unless forced); and whether cached. The
-    key hashes the search and Pig's modules, not the engine's: the optimal policy is the
-    engine's answer, not its implementation (as the Time of the Daleks rules do)."""
+    (refused first if estimated past the time budget unless forced); and whether cached."""
     from solver import cache
     from solver.limits import refuse
 
     key = {"game": "pig_rules", "target": target, "seed": SEED,
-           "code": cache.code_hash("solver.rulesearch", "solver.games.pig.rules",
-                                   "solver.games.pig.model",
-                                   "solver.games.pig.policies", "solver.games.pig.fixed",
-                                   __name__)}
+           "code": cache.code_hash(__name__)}
     stored = cache.load(key)
     if stored is not None:
         rows = [_from_row(row, numbers) for row, numbers in

@@ -318,11 +318,13 @@ class LevelStrike:
 
     def parameters(self) -> dict:
         """What a checkpoint of this solve must match: the rules, the model and the code."""
+        from solver import cache
+
         game = self.game
         return {"game": "strike", "players": game.players, "dice": game.dice,
                 "hit": str(game.hit), "miss": str(game.miss), "fly_out": str(game.fly_out),
                 "empty_arena": game.empty_arena, "scoring": game.scoring, "engine": "levels",
-                "code": code_hash()}
+                "code": cache.code_hash(__name__)}
 
 
 class PositionIndex(Mapping):
@@ -501,15 +503,6 @@ def _read_cached(game: Strike, key: dict) -> LevelSolution | None:
                          float(stored["residual"]), int(stored["iterations"]),
                          int(stored["components"]),
                          {"total": time.perf_counter() - clock}, cached=True, compact=True)
-
-
-def code_hash() -> str:
-    """The hash of the code that solves Strike on this engine."""
-    from solver import cache
-
-    return cache.code_hash("solver.engine.levels", "solver.engine.iteration",
-                           "solver.checkpoint", __name__, "solver.games.strike.model",
-                           "solver.games.strike.rules", "solver.games.strike.throws")
 
 
 def _lehmer(points: np.ndarray, out: np.ndarray) -> np.ndarray:

@@ -83,8 +83,7 @@ def optimal_values(players: int = PLAYERS, dice: int = DICE) -> tuple[float, ...
     from solver import cache as disk
 
     key = {"game": "strike_optimal_seats", "players": players, "dice": dice,
-           "code": disk.code_hash("solver.games.strike.rules", "solver.games.strike.throws",
-                                  "solver.games.strike.model", "solver.games.strike.policies")}
+           "code": disk.code_hash(__name__)}
     stored = disk.load_json(key)
     if isinstance(stored, list):
         return tuple(stored)
@@ -132,12 +131,8 @@ def learned() -> tuple[list[Learned], bool]:
     from solver import cache
     from solver.limits import refuse
 
-    # the game's code and the search's, not the engine's (its changes keep every value, which
-    # its own tests hold), as totd's tool rules
     key = {"game": "strike_throw_rules", "players": PLAYERS, "dice": DICE, "seed": SEED,
-           "code": cache.code_hash("solver.rulesearch", "solver.games.strike.rules",
-                                   "solver.games.strike.throws", "solver.games.strike.model",
-                                   "solver.games.strike.policies", __name__)}
+           "code": cache.code_hash(__name__)}
     stored = cache.load(key)
     if stored is not None and "seats" in stored:  # the values too: nothing solved again
         return [Learned(size, ThrowRule(*numbers), tuple(seats), sum(seats) / len(seats))

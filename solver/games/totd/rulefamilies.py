@@ -133,8 +133,7 @@ def learned() -> tuple[list[Learned], bool]:
     from solver.limits import refuse
 
     key = {"game": "totd_tool_rules", "seed": SEED,
-           "code": cache.code_hash("solver.rulesearch", "solver.games.totd.rules",
-                                   "solver.games.totd.policies", __name__)}
+           "code": cache.code_hash(__name__)}
     stored = cache.load(key)
     if stored is not None:
         return [_from_row(choices, text) for choices, text in
