@@ -11,16 +11,22 @@ per core. The best of `--repeat` timings is kept.
 
 `--baseline TREE` also times the passes of another checkout of this repository (its
 solver/engine/levels.py, loaded beside this one: `git worktree add --detach /tmp/base main`),
-on the same rows, and checks both give the same values to the bit.
+on the same rows, and checks both give the same values to the bit (the compiled kernels are then
+cached in a temporary folder, as numba would cache the other tree's under the name given here).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+if "--baseline" in sys.argv:  # numba caches the other tree's kernels under the name loaded
+    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp()  # here: not beside its own code
 
 import numpy as np
 
