@@ -86,6 +86,13 @@ class TurnPasses:
         self._choice_type = next(t for t in (np.int8, np.int16, np.int32)
                                  if degree <= np.iinfo(t).max + 1)
         self._workspaces: list[tuple[np.ndarray, ...]] = []
+        self._compile()
+
+    def _compile(self) -> None:
+        """Compile the kernels for this graph's types (or load them from numba's cache) with
+        the vectorizer they need (`tiles.vectorizing`)."""
+        with tiles.vectorizing():
+            self.respond(np.zeros((1, self.n_results)), True)
 
     @property
     def workspace_bytes(self) -> int:
@@ -97,6 +104,10 @@ class TurnPasses:
         """Pickled for another process (solver/cluster.py): without the workspaces, which it
         allocates for itself."""
         return {**self.__dict__, "_workspaces": []}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._compile()
 
     def respond(self, utilities: np.ndarray, distributions: bool
                 ) -> tuple[np.ndarray, np.ndarray | None]:

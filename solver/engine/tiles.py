@@ -12,11 +12,31 @@ bit. A call of fewer than eight rows pads its tile (the padding columns are not 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 from numba import njit
+from numba.core import config
 
 WIDTH = 8  # columns of a tile: the kernels below are written for exactly this many
 LINE = 64  # bytes of a cache line: a node's row of eight float64 is one line, if aligned
+
+
+@contextmanager
+def vectorizing() -> Iterator[None]:
+    """Numba compiles with LLVM's SLP vectorizer off (numba/numba#8852, miscompilations in
+    other code); it is what packs a tile's eight column variables into two vector registers
+    (the ten-dice turn, one thread: a backward pass 0.41 -> 0.33 ms a column, a best response
+    with its distribution 1.63 -> 1.15). On while the kernels compile: `TurnPasses` makes its
+    first call inside this, and numba's cache keeps what it compiled. The results are tested
+    to the bit against a plain reference (tests/engine/test_tiles.py)."""
+    saved = config.SLP_VECTORIZE
+    config.SLP_VECTORIZE = 1
+    try:
+        yield
+    finally:
+        config.SLP_VECTORIZE = saved
 
 
 def workspace(rows: int, dtype: type = np.float64) -> np.ndarray:
