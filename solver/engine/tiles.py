@@ -5,9 +5,9 @@ contiguous read). A kernel looping over a width known only at run time keeps its
 it stores each partial sum back to the node's row and reads it again at the next edge. These
 kernels know the width: each column's running sum (or maximum, or chosen option) is its own
 local variable, so it stays in a register for the whole node, and a node's row is written once.
-They do exactly what the loop kernels did (`levels._backward`, `levels._forward` before them):
-the same sums in the same order, the same tie rule, so values and choices are the same to the
-bit. A call of fewer than eight rows pads its tile (the padding columns are not read back).
+They do exactly what the loop kernels they replaced did: the same sums in the same order, the
+same tie rule, so values, choices and distributions are the same to the bit. A call of fewer
+than eight rows pads its tile (the padding columns are not read back).
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ LINE = 64  # bytes of a cache line: a node's row of eight float64 is one line, i
 def vectorizing() -> Iterator[None]:
     """Numba compiles with LLVM's SLP vectorizer off (numba/numba#8852, miscompilations in
     other code); it is what packs a tile's eight column variables into two vector registers
-    (the ten-dice turn, one thread: a backward pass 0.41 -> 0.33 ms a column, a best response
-    with its distribution 1.63 -> 1.15). On while the kernels compile: `TurnPasses` makes its
-    first call inside this, and numba's cache keeps what it compiled. The results are tested
-    to the bit against a plain reference (tests/engine/test_tiles.py)."""
+    (docs/method.md, "Turn passes": it takes a best response on the ten-dice turn from 1.6 to
+    about 1.0 ms a column). On while the kernels compile: `TurnPasses` makes its first call
+    inside this, and numba's cache keeps what it compiled. The results are tested to the bit
+    against a plain reference (tests/engine/test_tiles.py)."""
     saved = config.SLP_VECTORIZE
     config.SLP_VECTORIZE = 1
     try:
