@@ -86,13 +86,7 @@ class TurnPasses:
         self._choice_type = next(t for t in (np.int8, np.int16, np.int32)
                                  if degree <= np.iinfo(t).max + 1)
         self._workspaces: list[tuple[np.ndarray, ...]] = []
-        self._compile()
-
-    def _compile(self) -> None:
-        """Compile the kernels for this graph's types (or load them from numba's cache) with
-        the vectorizer they need (`tiles.vectorizing`)."""
-        with tiles.vectorizing():
-            self.respond(np.zeros((1, self.n_results)), True)
+        self._compiled = False
 
     @property
     def workspace_bytes(self) -> int:
@@ -103,18 +97,18 @@ class TurnPasses:
     def __getstate__(self) -> dict:
         """Pickled for another process (solver/cluster.py): without the workspaces, which it
         allocates for itself."""
-        return {**self.__dict__, "_workspaces": []}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._compile()
+        return {**self.__dict__, "_workspaces": [], "_compiled": False}
 
     def respond(self, utilities: np.ndarray, distributions: bool
                 ) -> tuple[np.ndarray, np.ndarray | None]:
         """(best value per row, result distribution per row or None). Rows go in whole tiles to
         the threads (a call of one tile runs on one thread), each with its own workspace."""
-        utilities = np.ascontiguousarray(utilities, dtype=np.float64)
-        rows = utilities.shape[0]
+        if not self._compiled:  # with the vectorizer they need (`tiles.vectorizing`), on one
+            self._compiled = True  # thread, or loaded from numba's cache
+            with tiles.vectorizing():
+                self.respond(np.zeros((1, self.n_results)), True)
+        utilities = np.array(utilities, dtype=np.float64, order="C")  # writable: the types
+        rows = utilities.shape[0]  # of the first call, which compiled the kernels
         gap = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1, initial=0.0), 1e-300)
         best = np.empty(rows)
         dist = np.empty((rows, self.n_results) if distributions else (0, self.n_results))
