@@ -17,7 +17,7 @@ pass per position in a cycle, one of each elsewhere. Rows of utilities that repe
 level (common near the end of a game) are passed once.
 
 The turn passes are compiled kernels over the turn graph with its duplicate nodes merged
-(`TurnPasses`: the ten-dice turn has fewer than half as many), in tiles of a few columns with
+(`TurnPasses`: the ten-dice turn has fewer than half as many), in tiles of eight columns with
 workspaces allocated once per thread: the backward pass records each choice in a byte, and the
 forward pass that gives the result distribution reuses them at once, skipping nodes the policy
 never reaches.
@@ -49,12 +49,12 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from solver.engine import mixed
+from solver.engine import mixed, tiles
 from solver.engine.iteration import TOLERANCE, iterate
 from solver.engine.mixed import Mixed
 from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
 
-TILE = 16  # columns per turn pass: node values of a tile fit a core's share of the cache
+TILE = tiles.WIDTH  # columns per turn pass (`solver.engine.tiles`)
 CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
 SPREAD = 1  # chunks of a level per worker of a runner with several: one each keeps the tiles full
 # (a chunk's later passes hold only its unsettled members), and halves of hundreds of components
@@ -68,102 +68,6 @@ REACHABLE, SOLVED = 1, 2  # bits of a position's state
 
 
 # ---- the turn passes ---------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _backward(indptr, child, prob, is_chance, first, root, width, gap, values, chosen,
-              record):
-    """`kernels.backward` on one tile, up to the root: the same sums in the same order and the
-    same choices (a later child replaces the chosen one only if better by more than the gap),
-    so values and choices equal the cyclic engine's to the bit. Written with selects, not
-    branches, which the compiler turns into vector code."""
-    picked = np.empty(width)
-    pick = np.empty(width)
-    for node in range(first, root + 1):
-        lo, hi = indptr[node], indptr[node + 1]
-        c = child[lo]
-        if is_chance[node]:
-            p = prob[lo]
-            for b in range(width):
-                values[node, b] = p * values[c, b]
-            for e in range(lo + 1, hi):
-                c, p = child[e], prob[e]
-                for b in range(width):
-                    values[node, b] += p * values[c, b]
-            continue
-        for b in range(width):
-            values[node, b] = values[c, b]
-        if record:
-            for b in range(width):
-                picked[b] = values[c, b]
-                pick[b] = 0.0
-            for e in range(lo + 1, hi):
-                c = child[e]
-                k = float(e - lo)
-                for b in range(width):
-                    v, m = values[c, b], values[node, b]
-                    values[node, b] = v if v > m else m
-                    better = v > picked[b] + gap[b]
-                    pick[b] = k if better else pick[b]
-                    picked[b] = v if better else picked[b]
-            for b in range(width):
-                chosen[node, b] = pick[b]
-        else:
-            for e in range(lo + 1, hi):
-                c = child[e]
-                for b in range(width):
-                    v, m = values[c, b], values[node, b]
-                    values[node, b] = v if v > m else m
-
-
-@njit(cache=True, nogil=True)
-def _forward(indptr, child, prob, is_chance, first, root, width, chosen, mass):
-    """Push probability 1 from the root down the recorded choices, skipping nodes no column
-    reaches. `mass` is all zeros on entry and is left so, but for the results' rows."""
-    for b in range(width):
-        mass[root, b] = 1.0
-    for node in range(root, first - 1, -1):
-        live = False
-        for b in range(width):
-            live |= mass[node, b] != 0.0
-        if not live:
-            continue
-        lo, hi = indptr[node], indptr[node + 1]
-        if is_chance[node]:
-            for e in range(lo, hi):
-                c, p = child[e], prob[e]
-                for b in range(width):
-                    mass[c, b] += p * mass[node, b]
-        else:
-            for e in range(lo, hi):
-                c, k = child[e], e - lo
-                for b in range(width):
-                    mass[c, b] += mass[node, b] if chosen[node, b] == k else 0.0
-        for b in range(width):
-            mass[node, b] = 0.0
-
-
-@njit(cache=True, nogil=True)
-def _respond(indptr, child, prob, is_chance, root, utilities, gap, tile, values, chosen, mass,
-             best, dist, want):
-    """Best values (and, with `want`, result distributions) for utility rows, `tile` of them
-    at a time in the given workspaces."""
-    first = utilities.shape[1]
-    for start in range(0, utilities.shape[0], tile):
-        width = min(tile, utilities.shape[0] - start)
-        for r in range(first):
-            for b in range(width):
-                values[r, b] = utilities[start + b, r]
-        _backward(indptr, child, prob, is_chance, first, root, width, gap[start:start + width],
-                  values, chosen, want)
-        for b in range(width):
-            best[start + b] = values[root, b]
-        if want:
-            _forward(indptr, child, prob, is_chance, first, root, width, chosen, mass)
-            for r in range(first):
-                for b in range(width):
-                    dist[start + b, r] = mass[r, b]
-                    mass[r, b] = 0.0
-
-
 class TurnPasses:
     """A turn graph played from its root, as the level engine runs it: the optimal value of many
     utility rows, and the result distribution of that optimal play when asked. The values and
@@ -171,8 +75,8 @@ class TurnPasses:
     1e-14 (tested), as the passes run on the graph with its duplicate nodes merged
     (`_merged`), which adds the same probabilities in another order."""
 
-    def __init__(self, graph: TurnGraph, root: int, tile: int = TILE) -> None:
-        self.tile = tile
+    def __init__(self, graph: TurnGraph, root: int) -> None:
+        self.tile = TILE
         self.threads = WORKERS  # a cluster's task holds one CPU: its copy sets 1
         self.n_results = graph.n_results
         self.possible = graph.possible_results()
@@ -182,6 +86,7 @@ class TurnPasses:
         self._choice_type = next(t for t in (np.int8, np.int16, np.int32)
                                  if degree <= np.iinfo(t).max + 1)
         self._workspaces: list[tuple[np.ndarray, ...]] = []
+        self._compiled = False
 
     @property
     def workspace_bytes(self) -> int:
@@ -192,31 +97,31 @@ class TurnPasses:
     def __getstate__(self) -> dict:
         """Pickled for another process (solver/cluster.py): without the workspaces, which it
         allocates for itself."""
-        return {**self.__dict__, "_workspaces": []}
+        return {**self.__dict__, "_workspaces": [], "_compiled": False}
 
     def respond(self, utilities: np.ndarray, distributions: bool
                 ) -> tuple[np.ndarray, np.ndarray | None]:
-        """(best value per row, result distribution per row or None). A pass over a tile costs
-        about the same from 8 to 16 columns (more below 8), so rows go in whole tiles to the
-        threads (a call of one tile runs on one thread), each with its own workspace, and a
-        thread's tiles are of equal width."""
-        utilities = np.ascontiguousarray(utilities, dtype=np.float64)
-        rows = utilities.shape[0]
+        """(best value per row, result distribution per row or None). Rows go in whole tiles to
+        the threads (a call of one tile runs on one thread), each with its own workspace."""
+        if not self._compiled:  # with the vectorizer they need (`tiles.vectorizing`), on one
+            self._compiled = True  # thread, or loaded from numba's cache
+            with tiles.vectorizing():
+                self.respond(np.zeros((1, self.n_results)), True)
+        utilities = np.array(utilities, dtype=np.float64, order="C")  # writable: the types
+        rows = utilities.shape[0]  # of the first call, which compiled the kernels
         gap = FLOAT_TIE * np.maximum(np.abs(utilities).max(axis=1, initial=0.0), 1e-300)
         best = np.empty(rows)
         dist = np.empty((rows, self.n_results) if distributions else (0, self.n_results))
-        tiles = -(-rows // self.tile)
-        cut = min(rows, -(-tiles // self.threads) * self.tile)
+        whole = -(-rows // self.tile)
+        cut = min(rows, -(-whole // self.threads) * self.tile)
         parts = [slice(0, cut), slice(cut, rows)] if cut < rows else [slice(0, rows)]
         indptr, child, prob, is_chance = self._flat
 
         def run(worker: int) -> None:
             part = parts[worker]
-            count = part.stop - part.start
-            width = -(-count // max(1, -(-count // self.tile)))  # equal tiles, at most `tile`
-            _respond(indptr, child, prob, is_chance, self.root, utilities[part], gap[part],
-                     max(width, 1), *self._workspace(worker), best[part],
-                     dist[part] if distributions else dist, distributions)
+            tiles.respond(indptr, child, prob, is_chance, self.root, utilities[part], gap[part],
+                          *self._workspace(worker), best[part],
+                          dist[part] if distributions else dist, distributions)
 
         for worker in range(len(parts)):  # allocated here, not in the threads
             self._workspace(worker)
@@ -226,9 +131,9 @@ class TurnPasses:
     def _workspace(self, worker: int) -> tuple[np.ndarray, ...]:
         while len(self._workspaces) <= worker:
             rows = self.root + 1
-            self._workspaces.append((np.empty((rows, self.tile)),
-                                     np.empty((rows, self.tile), dtype=self._choice_type),
-                                     np.zeros((rows, self.tile))))
+            self._workspaces.append((tiles.workspace(rows),
+                                     tiles.workspace(rows, self._choice_type),
+                                     tiles.workspace(rows)))
         return self._workspaces[worker]
 
 

@@ -39,15 +39,18 @@ from solver.games.dalek.rules import reaches_target
 # CPU seconds per position of the numbering (reachable or not), before the final round and in
 # it: the 3-player race to 40 took 1,343 CPU seconds (`python benchmarks/bench_levels.py`, a
 # loaded machine, so the estimates err long), scaled by 0.52 when the turn passes came to run on
-# the merged graph (the 3-player race to 24 on one thread: 245.4 s before, 125.0-128.1 s after);
-# a numbered position of the final round costs about a fifteenth of one before it (the level
-# split of the race to 16: 0.35 and 5.2 ms); the two threads share them. What a solve holds
+# the merged graph (the 3-player race to 24 on one thread: 245.4 s before, 125.0-128.1 s after),
+# then by 0.64 when they came to run in tiles of eight columns (solver/engine/tiles.py: the
+# 3-player race to 20 from an empty cache, quiet, 120.8 CPU s before, 77.3 after; the
+# 2-player race to 60, 69.8 and 34.8); a numbered position of the final round costs about a
+# fifteenth of one before it (the level split of the race to 16: 0.35 and 5.2 ms); the two
+# threads share them. What a solve holds
 # besides the values and the turn passes' workspaces: fixed (the interpreter, the code, the turn
 # graph, a chunk's buffers: peaks were 410-590 MB, of which 186 MB workspaces before the merge)
 # and per position (the state byte, the reachability sweep's flags, a level's lists: no growth
 # measurable between the races to 30 and 40, so this errs long).
-SECONDS_BEFORE_FINAL = 3.6e-3
-SECONDS_FINAL = 0.26e-3
+SECONDS_BEFORE_FINAL = 2.3e-3
+SECONDS_FINAL = 0.17e-3
 FIXED_BYTES = 300e6
 BYTES_PER_POSITION = 100
 

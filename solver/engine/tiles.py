@@ -1,0 +1,174 @@
+"""The turn passes over a tile of eight columns, one variable per column.
+
+Node values are stored node-major, a row of `WIDTH` columns per node (a child's tile is one
+contiguous read). A kernel looping over a width known only at run time keeps its sums in memory:
+it stores each partial sum back to the node's row and reads it again at the next edge. These
+kernels know the width: each column's running sum (or maximum, or chosen option) is its own
+local variable, so it stays in a register for the whole node, and a node's row is written once.
+They do exactly what the loop kernels they replaced did: the same sums in the same order, the
+same tie rule, so values, choices and distributions are the same to the bit. A call of fewer
+than eight rows pads its tile (the padding columns are not read back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+from numba import njit
+from numba.core import config
+
+WIDTH = 8  # columns of a tile: the kernels below are written for exactly this many
+LINE = 64  # bytes of a cache line: a node's row of eight float64 is one line, if aligned
+
+
+@contextmanager
+def vectorizing() -> Iterator[None]:
+    """Numba compiles with LLVM's SLP vectorizer off (numba/numba#8852, miscompilations in
+    other code); it is what packs a tile's eight column variables into two vector registers
+    (docs/method.md, "Turn passes": it takes a best response on the ten-dice turn from 1.6 to
+    about 1.0 ms a column). On while the kernels compile: `TurnPasses` makes its first call
+    inside this, and numba's cache keeps what it compiled. The results are tested to the bit
+    against a plain reference (tests/engine/test_tiles.py)."""
+    saved = config.SLP_VECTORIZE
+    config.SLP_VECTORIZE = 1
+    try:
+        yield
+    finally:
+        config.SLP_VECTORIZE = saved
+
+
+def workspace(rows: int, dtype: type = np.float64) -> np.ndarray:
+    """A zeroed (rows, `WIDTH`) array whose rows start on cache lines (numpy aligns large
+    arrays to 16 bytes only, so a row of 64 bytes would straddle two lines)."""
+    size = rows * WIDTH * np.dtype(dtype).itemsize
+    raw = np.zeros(size + LINE, dtype=np.uint8)
+    start = -raw.ctypes.data % LINE
+    return raw[start:start + size].view(dtype).reshape(rows, WIDTH)
+
+
+@njit(inline="always")
+def _choose(v, best, picked, pick, k, gap):
+    """One column of a choice node at its option `k` of value `v`: the maximum so far, and
+    the option chosen (a later option replaces the chosen one only if better by more than the
+    gap), as selects."""
+    better = v > picked + gap
+    return _max(v, best), (v if better else picked), (k if better else pick)
+
+
+@njit(inline="always")
+def _max(v, best):
+    """The maximum as the loop kernel took it (not `max`, which keeps the first of equals)."""
+    return v if v > best else best
+
+
+@njit(cache=True, nogil=True)
+def backward(indptr, child, prob, is_chance, first, root, gap, values, chosen, record):
+    """Values of the nodes `first`..`root` from their children's, for the eight columns of
+    `values` (rows below `first` hold the results' utilities); with `record`, each choice
+    node's chosen option in `chosen`. `gap` is each column's tie gap."""
+    g0, g1, g2, g3, g4, g5, g6, g7 = gap[0], gap[1], gap[2], gap[3], gap[4], gap[5], gap[6], gap[7]
+    for node in range(first, root + 1):
+        lo, hi = indptr[node], indptr[node + 1]
+        x = values[child[lo]]
+        if is_chance[node]:
+            p = prob[lo]
+            v0, v1, v2, v3 = p * x[0], p * x[1], p * x[2], p * x[3]
+            v4, v5, v6, v7 = p * x[4], p * x[5], p * x[6], p * x[7]
+            for e in range(lo + 1, hi):
+                x, p = values[child[e]], prob[e]
+                v0, v1, v2, v3 = v0 + p * x[0], v1 + p * x[1], v2 + p * x[2], v3 + p * x[3]
+                v4, v5, v6, v7 = v4 + p * x[4], v5 + p * x[5], v6 + p * x[6], v7 + p * x[7]
+        elif record:
+            v0, v1, v2, v3, v4, v5, v6, v7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+            s0, s1, s2, s3, s4, s5, s6, s7 = v0, v1, v2, v3, v4, v5, v6, v7  # chosen's value
+            k0 = k1 = k2 = k3 = k4 = k5 = k6 = k7 = 0
+            for e in range(lo + 1, hi):
+                x, k = values[child[e]], e - lo
+                v0, s0, k0 = _choose(x[0], v0, s0, k0, k, g0)
+                v1, s1, k1 = _choose(x[1], v1, s1, k1, k, g1)
+                v2, s2, k2 = _choose(x[2], v2, s2, k2, k, g2)
+                v3, s3, k3 = _choose(x[3], v3, s3, k3, k, g3)
+                v4, s4, k4 = _choose(x[4], v4, s4, k4, k, g4)
+                v5, s5, k5 = _choose(x[5], v5, s5, k5, k, g5)
+                v6, s6, k6 = _choose(x[6], v6, s6, k6, k, g6)
+                v7, s7, k7 = _choose(x[7], v7, s7, k7, k, g7)
+            out = chosen[node]
+            out[0], out[1], out[2], out[3] = k0, k1, k2, k3
+            out[4], out[5], out[6], out[7] = k4, k5, k6, k7
+        else:
+            v0, v1, v2, v3, v4, v5, v6, v7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+            for e in range(lo + 1, hi):
+                x = values[child[e]]
+                v0, v1, v2, v3 = _max(x[0], v0), _max(x[1], v1), _max(x[2], v2), _max(x[3], v3)
+                v4, v5, v6, v7 = _max(x[4], v4), _max(x[5], v5), _max(x[6], v6), _max(x[7], v7)
+        out = values[node]
+        out[0], out[1], out[2], out[3] = v0, v1, v2, v3
+        out[4], out[5], out[6], out[7] = v4, v5, v6, v7
+
+
+@njit(cache=True, nogil=True)
+def forward(indptr, child, prob, is_chance, first, root, chosen, mass):
+    """Push each column's mass from the root (set by the caller) down the recorded choices,
+    skipping nodes no column reaches (masses are never negative: a zero sum is no mass). A
+    choice node passes a column's mass to its chosen child only (the loop kernel added zero to
+    the others), the whole row at once where the eight columns chose alike (half the choice
+    nodes of the ten-dice turn). `mass` is all zeros but for the root on entry and is left so,
+    but for the results' rows."""
+    for node in range(root, first - 1, -1):
+        here = mass[node]
+        m0, m1, m2, m3 = here[0], here[1], here[2], here[3]
+        m4, m5, m6, m7 = here[4], here[5], here[6], here[7]
+        if m0 + m1 + m2 + m3 + m4 + m5 + m6 + m7 == 0.0:
+            continue
+        lo, hi = indptr[node], indptr[node + 1]
+        chance, k = is_chance[node], chosen[node]
+        if not chance:
+            alike = ((k[1] == k[0]) & (k[2] == k[0]) & (k[3] == k[0]) & (k[4] == k[0])
+                     & (k[5] == k[0]) & (k[6] == k[0]) & (k[7] == k[0]))
+            if alike:
+                lo, hi = lo + k[0], lo + k[0] + 1
+            else:
+                mass[child[lo + k[0]], 0] += m0
+                mass[child[lo + k[1]], 1] += m1
+                mass[child[lo + k[2]], 2] += m2
+                mass[child[lo + k[3]], 3] += m3
+                mass[child[lo + k[4]], 4] += m4
+                mass[child[lo + k[5]], 5] += m5
+                mass[child[lo + k[6]], 6] += m6
+                mass[child[lo + k[7]], 7] += m7
+                lo = hi
+        for e in range(lo, hi):  # a chance node's edges, or the choice all columns made
+            x, p = mass[child[e]], prob[e] if chance else 1.0
+            x[0], x[1], x[2], x[3] = x[0] + p * m0, x[1] + p * m1, x[2] + p * m2, x[3] + p * m3
+            x[4], x[5], x[6], x[7] = x[4] + p * m4, x[5] + p * m5, x[6] + p * m6, x[7] + p * m7
+        here[0], here[1], here[2], here[3] = 0.0, 0.0, 0.0, 0.0
+        here[4], here[5], here[6], here[7] = 0.0, 0.0, 0.0, 0.0
+
+
+@njit(cache=True, nogil=True)
+def respond(indptr, child, prob, is_chance, root, utilities, gap, values, chosen, mass, best,
+            dist, want):
+    """Best values (and, with `want`, result distributions) for utility rows, eight at a time
+    in the given workspaces (`WIDTH` columns each; `mass` all zeros)."""
+    first, rows = utilities.shape[1], utilities.shape[0]
+    gaps = np.zeros(WIDTH)
+    for start in range(0, rows, WIDTH):
+        width = min(WIDTH, rows - start)
+        for r in range(first):
+            for b in range(WIDTH):
+                values[r, b] = utilities[start + b, r] if b < width else 0.0
+        for b in range(WIDTH):
+            gaps[b] = gap[start + b] if b < width else 0.0
+        backward(indptr, child, prob, is_chance, first, root, gaps, values, chosen, want)
+        for b in range(width):
+            best[start + b] = values[root, b]
+        if want:
+            for b in range(width):
+                mass[root, b] = 1.0
+            forward(indptr, child, prob, is_chance, first, root, chosen, mass)
+            for r in range(first):
+                for b in range(width):
+                    dist[start + b, r] = mass[r, b]
+                mass[r] = 0.0
