@@ -69,7 +69,7 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
     "scores that are not numbers": ([*ROLL, "--scores", "30,x"], "whole numbers"),
     "a score in other digits": ([*ROLL, "--scores", "30,\u00b2"], "whole numbers"),
     "a score of 5000 digits": ([*ROLL, "--scores", f"1,{'9' * 5000}"], "at most"),
-    "one score": ([*ROLL, "--scores", "30"], "2 to 6 scores"),
+    "one score": ([*ROLL, "--scores", "30"], "2 to 100 scores"),
     "a score no game reaches": ([*ROLL, "--scores", "1,1", "--target", "12"], "no game"),
     "a seat past the players": ([*ROLL, "--scores", "5,5", "--seat", "3", "--target", "12"],
                                 "seat must be between 1 and 2"),
