@@ -156,10 +156,15 @@ def _describe(allowed: Sequence[str]) -> str:
 
 
 def sample_text(comment: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A sample file's text: a '#' line saying how it was made, the header, one row per unit."""
-    lines = [f"# {comment}", ",".join(header)]
-    lines += [",".join(map(str, row)) for row in rows]
-    return "\n".join(lines) + "\n"
+    """A sample file's text: a '#' line saying how it was made (CSV has no comments), then the
+    header and one row per unit, written by the csv module (the same bytes as joining with
+    commas for the numbers and words written here, and quoted should a field ever need it)."""
+    text = io.StringIO()
+    text.write(f"# {comment}\n")
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return text.getvalue()
 
 
 def write_samples(path: str, text: str) -> None:

@@ -92,7 +92,8 @@ def race_options(command):
     for option in reversed([
         click.option("--players", type=click.IntRange(2, MAX_PLAYERS), default=None,
                      help=f"Number of players, 2 to {MAX_PLAYERS} (default 2, or as many as "
-                          f"--scores gives)."),
+                          f"--scores gives); a race too large to solve is refused with its "
+                          f"estimate."),
         click.option("--target", type=click.IntRange(1, MAX_TARGET), default=DEFAULT_TARGET,
                      show_default=True,
                      help=f"The score that ends the game (the round is played out; 1 to "

@@ -4,9 +4,10 @@
 Sizes are counted exactly, not guessed: the turn graph's (state, roll) pairs from the reachable
 states (the sums kept dice can make) and the rolls of each number of dice; the race's positions
 from the scores a seat can hold below the target and the final scores above it (both counts
-match the solver's: 2 to 6 players, 1 to 10 dice, several dice). The figures per unit were
-measured on the reference machine by `python benchmarks/bench_race.py --cost` (and `bench_race`
-for the large races), which print each measured run beside its estimate. Most ran at load
+match the solver's: 2 to 6 players, 1 to 10 dice, several dice; 7 players to 5 with 1 die). The
+figures per unit were measured on the reference machine by `python benchmarks/bench_race.py
+--cost` (and `bench_race` for the large races), which print each measured run beside its
+estimate. Most ran at load
 average 5-9 on its 2 cores (other jobs: 1.5 to 7 times slower than idle); the figures are
 rounded up so that an estimate stays above a loaded run (a race or simulated races cost at
 least STARTUP besides: the compiled passes loaded):

@@ -28,7 +28,10 @@ MAX_DICE = 30  # bounds of what a user may ask (a request inside them may still 
 MAX_FACES = 12  # as too costly, by solver.games.dalek.cost)
 MAX_VALUE = 99  # the number on a Human or Dalek face
 MAX_WEIGHT = 1000  # a face's weight: how many sides of a die show it
-MAX_PLAYERS = 6
+# The rulebook: "2 or more" players. No rule bounds them; a solve's size does (docs/rules.md,
+# reading 10: the final round alone holds 2^(n-1) - 1 positions per final score), and cost.py
+# refuses a race by its estimate. This bound only keeps that count instant for any request.
+MAX_PLAYERS = 100
 MAX_TARGET = 1000
 DOCTOR = "DOC"
 EXTERMINATE = "EXT"

@@ -9,5 +9,6 @@ GAME = Game(
              bad=("best-move", "--arena", "9", "--stocks", "2,2")),
     samples={"game": ("winner", "winner_stock", "turns")},
     page={command: ("arena", "stocks", "mover", "mid-turn", "setup", "players", "hit", "miss",
-                    "fly-out", "empty-arena", "edition", "dice", "scoring", *extra)
+                    "fly-out", "empty-arena", "edition", "dice", "scoring", "points-count",
+                    *extra)
           for command, extra in (("game", ()), ("best-move", ("top",)))})

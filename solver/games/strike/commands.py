@@ -33,10 +33,12 @@ from solver.games.strike.rules import (
     DEFAULT_FLY_OUT,
     DEFAULT_HIT,
     DEFAULT_MISS,
+    DEFAULT_POINTS_COUNT,
     EDITIONS,
     EMPTY_ARENA,
     MIN_DICE,
     PLAYERS,
+    POINTS_COUNTS,
     SCORINGS,
     dice_per_player,
 )
@@ -103,6 +105,11 @@ force_option = click.option(
 def model_options(command):
     """The throw model, the readings, the dice and the scoring: every command that solves has
     them (docs/rules.md, "Strike")."""
+    command = click.option(
+        "--points-count", type=click.Choice(POINTS_COUNTS), default=None,
+        help="Reading, with --scoring points: the players still in are counted after the "
+             "elimination (after, the default: N-1 ... 1, the winner 0) or before it, the "
+             "player going out too (before: N ... 2, the winner 0).")(command)
     return throw_options(dice_options(click.option(
         "--scoring", type=click.Choice(SCORINGS), default="win", show_default=True,
         help="win: P(win); points: expected points (eliminated players score the number still "
@@ -119,10 +126,15 @@ def solve_options(command):
     ])
 
 
-def game_of(players: int, edition: str, dice: int | None, **model) -> Strike:
+def game_of(players: int, edition: str, dice: int | None, points_count: str | None = None,
+            **model) -> Strike:
     """The Strike game these options describe (model: hit, miss, fly_out, empty_arena,
-    scoring)."""
-    return Strike(players, dice_per_player(players, int(edition), dice), **model)
+    scoring). A points count without points scoring would change nothing: refused."""
+    if points_count is not None and model.get("scoring") != "points":
+        raise InputError(f"--points-count {points_count} counts the points of --scoring points: "
+                         f"add it, or leave --points-count out")
+    return Strike(players, dice_per_player(players, int(edition), dice),
+                  points_count=points_count or DEFAULT_POINTS_COUNT, **model)
 
 
 def _model_text(game: Strike, edition: str) -> str:

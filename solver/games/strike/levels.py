@@ -323,7 +323,8 @@ class LevelStrike:
         game = self.game
         return {"game": "strike", "players": game.players, "dice": game.dice,
                 "hit": str(game.hit), "miss": str(game.miss), "fly_out": str(game.fly_out),
-                "empty_arena": game.empty_arena, "scoring": game.scoring, "engine": "levels",
+                "empty_arena": game.empty_arena, "scoring": game.scoring,
+                "points_count": game.points_count, "engine": "levels",
                 "code": cache.code_hash(__name__)}
 
 

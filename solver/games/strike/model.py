@@ -49,6 +49,7 @@ class Metrics:
     players: int
     scoring: str = "win"
     stocks: int = 0
+    points_count: str = rules.DEFAULT_POINTS_COUNT
 
     def points(self, seat: int) -> int:
         """Minus the seat's expected points (points scoring only)."""
@@ -78,11 +79,12 @@ class Metrics:
         return self.outcome_rows.stop
 
     def payoff(self, winner: int, points: tuple[int, ...], stock: int) -> tuple[Fraction, ...]:
-        """The values of a finished game: `points` by seat (points scoring), the winner and the
-        dice left in its stock."""
+        """The values of a finished game: `points` by seat (points scoring: the players left
+        in when each seat went out, scored by reading 8's count), the winner and the dice left
+        in its stock."""
         values = [Fraction(0)] * self.count
         for seat, p in enumerate(points):
-            values[self.points(seat)] = Fraction(-p)
+            values[self.points(seat)] = Fraction(-rules.points_scored(p, self.points_count))
         values[self.win(winner)] = Fraction(1)
         if self.stocks:
             values[self.outcome_rows[self.outcome(winner, stock)]] = Fraction(1)
@@ -92,9 +94,10 @@ class Metrics:
 class Position(NamedTuple):
     """Everything that decides the rest of the game. A seat is still in exactly when its stock
     is not empty (reading 7: only the mover can go out, at the end of its turn, and a mover
-    with an empty stock ends the turn), so no separate field is needed for it. `points` holds
-    each eliminated seat's points under --scoring points (0 for seats still in), `()` otherwise:
-    the order of eliminations is history the payoff needs but the state would otherwise lose."""
+    with an empty stock ends the turn), so no separate field is needed for it. `points` holds,
+    for each eliminated seat under --scoring points, the players still in after it went out
+    (its points under the default count, reading 8; 0 for seats still in), `()` otherwise: the
+    order of eliminations is history the payoff needs but the state would otherwise lose."""
 
     mover: int
     stocks: tuple[int, ...]  # by seat, seat 0 first
@@ -126,6 +129,7 @@ class Strike:
     scoring: str = "win"
     fly_out: Fraction = rules.DEFAULT_FLY_OUT
     empty_arena: str = rules.DEFAULT_EMPTY_ARENA
+    points_count: str = rules.DEFAULT_POINTS_COUNT
 
     def __post_init__(self) -> None:
         if self.players not in rules.PLAYERS:
@@ -139,13 +143,16 @@ class Strike:
         if self.scoring not in rules.SCORINGS:
             raise InputError(f"scoring is one of {', '.join(rules.SCORINGS)}, not "
                              f"{self.scoring!r}")
+        if self.points_count not in rules.POINTS_COUNTS:
+            raise InputError(f"the points are counted {' or '.join(rules.POINTS_COUNTS)} the "
+                             f"elimination, not {self.points_count!r}")
         if self.empty_arena not in rules.EMPTY_ARENA:
             raise InputError(f"an emptied arena is read as {' or '.join(rules.EMPTY_ARENA)}, "
                              f"not {self.empty_arena!r}")
         self.hit, self.miss = Fraction(self.hit), Fraction(self.miss)
         self.fly_out = Fraction(self.fly_out)
         self.total = self.players * self.dice
-        self.layout = Metrics(self.players, self.scoring)
+        self.layout = Metrics(self.players, self.scoring, points_count=self.points_count)
         self._throws: dict[tuple[Arena, int], Throw] = {}
         self._setups: dict[Arena, tuple[Choices, list[Arena]]] = {}
         self._terminals: dict[tuple, Terminal] = {}

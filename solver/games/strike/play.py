@@ -71,7 +71,8 @@ class Companion:
         self.game = game_of(setup["players"], setup["edition"], setup["dice"],
                             hit=Fraction(setup["hit"]), miss=Fraction(setup["miss"]),
                             fly_out=Fraction(setup["fly_out"]),
-                            empty_arena=setup["empty_arena"], scoring=setup["scoring"])
+                            empty_arena=setup["empty_arena"], scoring=setup["scoring"],
+                            points_count=setup.get("points_count"))
         self.states = [State((self.game.dice,) * self.game.players, (), rules.FIRST, SETUP)]
         self.lines: list[str] = []
         self.extra: dict[Position, Solution] = {}
@@ -254,14 +255,15 @@ def _another(setup: object) -> str:
                    "play resumes where it stopped.")
 @force_option
 @strike_engine_options
-def play(players, edition, dice, hit, miss, fly_out, empty_arena, scoring, save_file,
-         force) -> None:
+def play(players, edition, dice, hit, miss, fly_out, empty_arena, scoring, points_count,
+         save_file, force) -> None:
     """Follow a whole game of Strike: type each placement and, after each throw, the dice in
     the arena (X and out too); get the best move at once (best-move's), with the stocks, the
     arena and whose turn it is kept for you."""
     setup = {"players": players, "edition": int(edition), "dice": dice, "hit": exact_text(hit),
              "miss": exact_text(miss), "fly_out": exact_text(fly_out),
-             "empty_arena": empty_arena, "scoring": scoring}
+             "empty_arena": empty_arena, "scoring": scoring,
+             **({} if points_count is None else {"points_count": points_count})}
     companion = Companion(setup, force)
     if save_file:
         replay(companion.read, read_save(save_file, "game", "Strike game", setup, _another))

@@ -39,7 +39,8 @@ def rules_of(game: Strike, edition: int = DEFAULT_EDITION) -> dict:
             "hit": float(game.hit), "hit_exact": exact_text(game.hit),
             "miss": float(game.miss), "miss_exact": exact_text(game.miss),
             "fly_out": float(game.fly_out), "fly_out_exact": exact_text(game.fly_out),
-            "empty_arena": game.empty_arena, "scoring": game.scoring}
+            "empty_arena": game.empty_arena, "scoring": game.scoring,
+            **({"points_count": game.points_count} if game.scoring == "points" else {})}
 
 
 def timings(seconds: float, cached: bool = False) -> dict:

@@ -35,6 +35,8 @@ DEFAULT_FLY_OUT = Fraction(0)  # reading 4b: a struck arena die never leaves the
 EMPTY_ARENA = ("pass", "continue")  # reading 6b: an arena emptied without a match
 DEFAULT_EMPTY_ARENA = "pass"
 SCORINGS = ("win", "points")  # reading 8: play to win, or for the fewest points
+POINTS_COUNTS = ("after", "before")  # reading 8: the players still in counted after an
+DEFAULT_POINTS_COUNT = "after"  # elimination (without the player going out), or before it
 
 
 def dice_per_player(players: int, edition: int = DEFAULT_EDITION, dice: int | None = None) -> int:
@@ -148,5 +150,14 @@ def winner(stocks: Sequence[int]) -> int | None:
 
 
 def points_going_out(stocks) -> int | np.ndarray:
-    """Reading 8: a player going out scores the number of players still in (after them)."""
+    """Reading 8: the number of players still in after a player goes out, which positions
+    keep for each seat out (0 for a seat in); `points_scored` makes it the seat's points."""
     return still_in(stocks).sum(axis=-1)
+
+
+def points_scored(left: int, count: str = DEFAULT_POINTS_COUNT) -> int:
+    """Reading 8: the points of a seat that went out leaving `left` players in (0 for the
+    winner, who never goes out): "players still left in the game when they are eliminated",
+    counted after the elimination, or with count "before" before it (the player going out
+    counted too: one more)."""
+    return left + (left > 0 and count == "before")

@@ -10,7 +10,7 @@ GAME = Game(
     samples={"adventure": ("success",)},
     page={"chance": ("need", "printed-faces", "pool", "sonic", "reroll", "change"),
           "best-move": ("need", "printed-faces", "showing", "sonic", "reroll", "change", "top"),
-          "build": ("need", "printed-faces", "add", "focus", "daleks", "sonic", "reroll",
-                    "change", "top"),
+          "build": ("need", "printed-faces", "add", "focus", "daleks", "time-breach",
+                    "breach-alone", "sonic", "reroll", "change", "top"),
           "help": ("need", "printed-faces", "me", "helper", "any-adventure", "time-breach",
                    "breach-alone", "helper-dice", "sonic-on", "daleks", "call-with-sonic")})

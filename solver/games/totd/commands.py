@@ -30,6 +30,7 @@ from solver.games.totd.rules import (
     TIME_BREACH_LOSS,
     Adventure,
     Call,
+    alone_limit,
     sonic_changes,
 )
 from solver.games.totd.typed import (
@@ -78,6 +79,30 @@ def tool_options(command):
                                 f'or "all red" (repeatable, at most {MAX_ICONS}).')(command)
     return click.option("--sonic", type=int, default=0, show_default=True,
                         help=f"Sonic Charge tokens (0 to {MAX_SONIC}).")(command)
+
+
+def time_breach_options(command):
+    """The Dilemma's Time-Breach and how it reads for a Doctor alone (docs/rules.md, Time of
+    the Daleks, reading 6): every command that sets a pool limit has them (`breach_reading`)."""
+    command = click.option(
+        "--breach-alone", type=click.Choice([str(POOL_LIMIT), str(POOL_LIMIT - TIME_BREACH_LOSS)]),
+        default=None,
+        help=f"Reading, with --time-breach: the pool limit of a Doctor alone ({POOL_LIMIT}, the "
+             f"default: only helped pools shrink; {POOL_LIMIT - TIME_BREACH_LOSS}: the whole "
+             f"limit drops by one).")(command)
+    return click.option("--time-breach", is_flag=True,
+                        help="The Dilemma has the Time-Breach condition.")(command)
+
+
+def breach_reading(time_breach: bool, breach_alone: str | None) -> bool:
+    """Whether Time-Breach lowers a lone Doctor's limit too (--breach-alone 7). --breach-alone
+    without --time-breach would change nothing, so it is refused rather than ignored."""
+    if breach_alone is None:
+        return False
+    if not time_breach:
+        raise InputError(f"--breach-alone {breach_alone} is a reading of Time-Breach: add "
+                         f"--time-breach, or leave it out")
+    return int(breach_alone) < POOL_LIMIT
 
 
 def adventure_of(need: str, pool: str, dice_file: str | None, sonic: int, rerolls: tuple[str, ...],
@@ -209,27 +234,32 @@ def _dice_text(option: dict, met: bool) -> str:
               help=f'A Dice Focus icon: "blue", or a split icon "green/blue" (repeatable, at '
                    f'most {MAX_ICONS}).')
 @daleks_option
+@time_breach_options
 @tool_options
 @click.option("--top", type=click.IntRange(1, None), default=5, show_default=True,
               help="How many pools to list.")
 @exact_option
 @force_option
 @json_option
-def build(need, dice_file, printed_faces, added, focuses, daleks, sonic, rerolls, changes, top,
-          exact, force, as_json) -> None:
+def build(need, dice_file, printed_faces, added, focuses, daleks, time_breach, breach_alone,
+          sonic, rerolls, changes, top, exact, force, as_json) -> None:
     """The best pool to roll: which Focus swaps to make and which dice to discard."""
     start = time.perf_counter()
+    alone = breach_reading(time_breach, breach_alone)
+    limit = alone_limit(time_breach, alone)
     game = load_game(dice_file)
     tools = make_tools(game, sonic, rerolls, changes)
     challenge = parse_challenge(game, need)
     report = finish(totd_report.build(game, challenge, parse_pool(game, added),
                                       parse_focuses(game, focuses), daleks, tools, printed_faces,
-                                      exact, top, force),
-                    rules_of(dice_file, printed_faces, pool_limit=POOL_LIMIT), start)
+                                      exact, top, force, limit),
+                    rules_of(dice_file, printed_faces, pool_limit=limit, time_breach=time_breach,
+                             breach_alone=alone_limit(True, alone)), start)
+    breach = f"; Time-Breach (a Doctor alone: {limit} dice)" if time_breach else ""
     lines = [f"Challenge {need_text(game, challenge)}; added "
              f"{_pool_words(game, report['added'])}; focus "
              f"{', '.join(report['focus']) or 'none'}; Daleks {daleks}; tools: "
-             f"{tools.text(game)}",
+             f"{tools.text(game)}{breach}",
              f"{report['pools_compared']} pools compared; best first:"]
     rows = [(i + 1, _pool_words(game, r["pool"]), ", ".join(r["swaps"]) or "-",
              _pool_words(game, r["discard"]), f"{r['p_success']:.12f}")
@@ -256,12 +286,7 @@ def _pool_words(game, pool: dict[str, int]) -> str:
                    'focus blue; sonic 2".')
 @click.option("--any-adventure", "shared", default="",
               help='"Any Adventure" card tools either Doctor may use, e.g. "reroll any green".')
-@click.option("--time-breach", is_flag=True, help="The Dilemma has the Time-Breach condition.")
-@click.option("--breach-alone", type=click.Choice([str(POOL_LIMIT),
-                                                   str(POOL_LIMIT - TIME_BREACH_LOSS)]),
-              default=str(POOL_LIMIT), show_default=True,
-              help="Reading: the pool limit of a Doctor alone under Time-Breach (8: only "
-                   "helped pools shrink; 7: the whole limit drops by one).")
+@time_breach_options
 @click.option("--helper-dice", type=click.Choice([SPLIT, OWN]), default=SPLIT,
               show_default=True,
               help="Reading: the helper rolls dice split from the helped Doctor's pool (split), "
@@ -280,6 +305,7 @@ def help_command(need, dice_file, printed_faces, me, helper, shared, time_breach
                  helper_dice, sonic_on, daleks, call_with_sonic, exact, force, as_json) -> None:
     """P(Challenge met) alone, with help from afar and with help at the location."""
     start = time.perf_counter()
+    alone = breach_reading(time_breach, breach_alone)
     game = load_game(dice_file)
     helped, _ = parse_doctor(game, me)
     if not any(helped.pool):
@@ -291,11 +317,10 @@ def help_command(need, dice_file, printed_faces, me, helper, shared, time_breach
     any_adventure, _ = parse_doctor(game, shared, no_dice="Any Adventure cards bring no dice")
     adventure = Adventure(game, parse_challenge(game, need), (helped,), any_adventure.tools,
                           printed_faces, sonic_on)
-    call = Call(helping, focuses, helper_dice, time_breach, int(breach_alone) < POOL_LIMIT,
-                call_with_sonic, daleks)
+    call = Call(helping, focuses, helper_dice, time_breach, alone, call_with_sonic, daleks)
     rules = rules_of(dice_file, printed_faces, time_breach=time_breach,
-                     breach_alone=int(breach_alone), helper_dice=helper_dice, sonic_on=sonic_on,
-                     call_with_sonic=call_with_sonic)
+                     breach_alone=alone_limit(True, alone), helper_dice=helper_dice,
+                     sonic_on=sonic_on, call_with_sonic=call_with_sonic)
     report = finish(totd_report.call_for_help(adventure, call, exact, force), rules, start)
     lines = [_help_header(game, adventure, call, rules)]
     rows = [(s["scenario"], _pool_words(game, s["helped_pool"]),

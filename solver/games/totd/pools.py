@@ -44,17 +44,19 @@ class Built:
     discarded: Pool
 
 
-def builds(game: Game, added: Pool, focuses: Focuses, daleks: int) -> list[Built]:
+def builds(game: Game, added: Pool, focuses: Focuses, daleks: int, limit: int = POOL_LIMIT
+           ) -> list[Built]:
     """Every distinct pool to roll (reading 3): each Focus icon used or not (a split icon for
-    either colour), then discards down to eight and one more per Dalek. Each pool comes with
-    the first way found to build it (fewest swaps first)."""
+    either colour), then discards down to `limit` (eight, or a lone Doctor's limit under
+    Time-Breach, `rules.alone_limit`) and one more per Dalek. Each pool comes with the first
+    way found to build it (fewest swaps first)."""
     validate_supply(game, added)
     validate_daleks(daleks)
     if not any(added):
         raise InputError("--add gives no dice")
     seen: dict[Pool, Built] = {}
     for pool, swaps in focus_choices(game, added, focuses):
-        for kept in sub_pools(pool, dice_to_roll(sum(pool), POOL_LIMIT, daleks)):
+        for kept in sub_pools(pool, dice_to_roll(sum(pool), limit, daleks)):
             if kept not in seen:
                 seen[kept] = Built(kept, swaps, minus(pool, kept))
     return sorted(seen.values(), key=lambda b: (len(b.swaps), b.swaps, [-n for n in b.pool]))

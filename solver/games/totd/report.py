@@ -16,6 +16,7 @@ from solver.games.totd.pools import builds, own_pools, splits
 from solver.games.totd.rules import (
     ANY_ADVENTURE,
     OWN,
+    POOL_LIMIT,
     SONIC_REROLL,
     Adventure,
     Call,
@@ -246,9 +247,11 @@ def _with_exact(row: dict, value) -> dict:
 
 
 def build(game: Game, need: tuple[int, ...], added: Pool, focuses: Focuses, daleks: int,
-          tools: Tools, printed: bool, exact: bool, top: int, force: bool = False) -> dict:
-    """Every pool the Focus icons and discards allow, ranked by P(Challenge met)."""
-    found = builds(game, added, focuses, daleks)
+          tools: Tools, printed: bool, exact: bool, top: int, force: bool = False,
+          limit: int = POOL_LIMIT) -> dict:
+    """Every pool the Focus icons and discards (down to `limit`) allow, ranked by
+    P(Challenge met)."""
+    found = builds(game, added, focuses, daleks, limit)
     candidates = [Adventure(game, need, (Doctor(b.pool, tools),), printed_faces=printed)
                   for b in found]
     refuse_solves(f"comparing {len(found):,} pools", candidates,

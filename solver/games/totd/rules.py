@@ -248,13 +248,18 @@ def dice_to_roll(gathered: int, limit: int, daleks: int) -> int:
     return max(0, min(gathered, limit) - daleks)
 
 
+def alone_limit(time_breach: bool, breach_alone: bool = False) -> int:
+    """Reading 6: a lone Doctor's pool limit. Time-Breach lowers it only with `breach_alone`
+    (to 7, the total both help cases leave; else 8, the excerpt's general limit)."""
+    return POOL_LIMIT - (TIME_BREACH_LOSS if time_breach and breach_alone else 0)
+
+
 def help_pools(time_breach: bool, breach_alone: bool = False) -> list[tuple[str, int, int]]:
     """Reading 6: (case, the helped Doctor's pool limit, the helper's) alone, with help from
     afar and with help at the location. Time-Breach takes a die from the helped Doctor's pool
-    when helped (the excerpt); alone, only with `breach_alone` (the limit then 7, the total
-    both help cases leave; else 8, the excerpt's general limit)."""
+    when helped (the excerpt); alone, see `alone_limit`."""
     loss = TIME_BREACH_LOSS if time_breach else 0
-    return [("alone", POOL_LIMIT - (loss if breach_alone else 0), 0),
+    return [("alone", alone_limit(time_breach, breach_alone), 0),
             ("help from afar", HELP_SIZES["afar"][0] - loss, HELP_SIZES["afar"][1]),
             ("help at the location", HELP_SIZES["location"][0] - loss, HELP_SIZES["location"][1])]
 

@@ -49,7 +49,10 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
     "die file is a folder": ([*TURN, "--die-file", "{folder}"], "is a folder"),
     # the race
     "target past 1000": (["dalek", "game", "--target", "100000"], "1<=x<=1000"),
-    "7 players": (["dalek", "game", "--players", "7"], "2<=x<=6"),
+    "101 players": (["dalek", "game", "--players", "101"], "2<=x<=100"),
+    # 7 players are a game (rule 10: 2 or more); to 60, far too large a one (docs/rules.md)
+    "7 players to 60": (["dalek", "game", "--dice", "2", "--players", "7"],
+                        "the 7-player race to 60 would need about"),
     "tie value above 1": ([*TINY_RACE, "--tie-value", "2"], "between 0 and 1"),
     "a race no turn scores in": (["dalek", "game", "--faces", "H4", "--dice", "2"],
                                  "never end"),
@@ -66,7 +69,7 @@ BAD_INPUT = {  # name: (arguments, a fragment the one error line must contain)
     "scores that are not numbers": ([*ROLL, "--scores", "30,x"], "whole numbers"),
     "a score in other digits": ([*ROLL, "--scores", "30,\u00b2"], "whole numbers"),
     "a score of 5000 digits": ([*ROLL, "--scores", f"1,{'9' * 5000}"], "at most"),
-    "one score": ([*ROLL, "--scores", "30"], "2 to 6 scores"),
+    "one score": ([*ROLL, "--scores", "30"], "2 to 100 scores"),
     "a score no game reaches": ([*ROLL, "--scores", "1,1", "--target", "12"], "no game"),
     "a seat past the players": ([*ROLL, "--scores", "5,5", "--seat", "3", "--target", "12"],
                                 "seat must be between 1 and 2"),

@@ -55,10 +55,11 @@ def test_engine_matches_value_iteration() -> None:
     assert solved.residual <= 1e-12
 
 
-@pytest.mark.parametrize("players, target, dice", [(2, 7, 2), (3, 5, 2), (3, 5, 3)])
+@pytest.mark.parametrize("players, target, dice", [(2, 7, 2), (3, 5, 2), (3, 5, 3), (7, 5, 1)])
 def test_exact_values_satisfy_the_bellman_equations(players: int, target: int, dice: int) -> None:
     """Every mover's exact value is the best turn against the exact values it leads to, and the
-    seats' shares of the win add up to exactly 1. The engine merges final-round positions that
+    seats' shares of the win add up to exactly 1 (7 players too: the rulebook's "2 or more" has no
+    cap but a solve's size, docs/rules.md reading 10). The engine merges final-round positions that
     differ only in the score of a finished seat trailing another finished seat; the explicit
     positions here are not merged, so these equations also check that merging changes no
     value (each payoff is computed from the true scores). With 3 dice a turn can score 2, so a

@@ -69,9 +69,10 @@ class BruteForce:
 
     def __init__(self, players: int, dice: int, hit: Fraction, miss: Fraction,
                  scoring: str = "win", fly_out: Fraction = Fraction(0),
-                 empty_arena: str = "pass") -> None:
+                 empty_arena: str = "pass", points_count: str = "after") -> None:
         self.players, self.dice, self.hit, self.miss = players, dice, hit, miss
         self.scoring, self.fly_out, self.empty_arena = scoring, fly_out, empty_arena
+        self.points_count = points_count  # the players still in counted "after" or "before"
         self.metrics = players * (2 if scoring == "points" else 1)
         self.edges: dict[Explicit, list[list[tuple[Explicit | tuple, Fraction]]]] = {}
         start = (0, (dice,) * players, (), "setup", frozenset(range(players)),
@@ -97,8 +98,10 @@ class BruteForce:
     def after_turn(self, mover: int, stocks: tuple[int, ...], arena: tuple[int, ...],
                    still_in: frozenset, points: tuple[int, ...]):
         if stocks[mover] == 0:
+            before = len(still_in)  # "players still left in the game when they are eliminated"
             still_in = still_in - {mover}
-            points = tuple(len(still_in) if seat == mover else p for seat, p in enumerate(points))
+            scored = before if self.points_count == "before" else len(still_in)
+            points = tuple(scored if seat == mover else p for seat, p in enumerate(points))
             if len(still_in) == 1:
                 return self.payoff(next(iter(still_in)), points)
         seat = (mover + 1) % self.players

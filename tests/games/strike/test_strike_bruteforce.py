@@ -22,9 +22,12 @@ from solver.games.strike.throws import canonical
 
 
 def engine_key(game: Strike, position: Explicit):
-    """The engine's position for an explicit one (the arena up to relabelling)."""
+    """The engine's position for an explicit one (the arena up to relabelling; for each seat
+    out, the players it left in, which is its points under the "after" count)."""
     mover, stocks, arena, phase, _, points = position
     phases = {"setup": SETUP, "start": START, "mid": MID}
+    if game.points_count == "before":
+        points = tuple(p - 1 if p else 0 for p in points)
     return (mover, stocks, canonical(arena), phases[phase],
             points if game.scoring == "points" else ())
 
@@ -37,7 +40,7 @@ def engine_value(solution: Solution, game: Strike, target, exact: bool) -> list:
 
 
 ZERO = Fraction(0)
-CASES = [  # (players, dice, hit, miss, scoring, fly-out, emptied arena)
+CASES = [  # (players, dice, hit, miss, scoring, fly-out, emptied arena[, points count])
     (2, 2, Fraction(1, 2), ZERO, "win", ZERO, "pass"),
     (2, 3, Fraction(1, 2), ZERO, "win", ZERO, "pass"),
     (2, 3, Fraction(1, 3), Fraction(1, 4), "win", ZERO, "pass"),
@@ -47,6 +50,8 @@ CASES = [  # (players, dice, hit, miss, scoring, fly-out, emptied arena)
     (2, 3, Fraction(1, 2), Fraction(1, 4), "win", ZERO, "continue"),
     (2, 3, Fraction(2, 3), Fraction(1, 5), "win", Fraction(1, 4), "continue"),
     (3, 2, Fraction(1, 2), ZERO, "points", Fraction(1, 2), "continue"),
+    (2, 3, Fraction(1), Fraction(1, 10), "points", ZERO, "pass", "before"),
+    (3, 2, Fraction(1, 2), ZERO, "points", ZERO, "pass", "before"),
 ]
 CONTINUE = [c for c in CASES if c[-1] == "continue"]
 
@@ -115,3 +120,38 @@ def test_under_continue_a_thrower_may_go_on_in_an_empty_arena(case) -> None:
         assert stop[0][0][3] == "start" and not stop[0][0][2]
         assert all(len(target[2]) <= 1 for target, _ in throw if target[0] != "end")
         assert engine_key(game, position) in solution.graph.index
+
+
+
+def test_two_players_count_one_game_either_way() -> None:
+    """Reading 8's two counts (each checked above against the brute force, exactly) with 2
+    players: the loser scores 1 or 2, so every expected points value doubles and every P(win)
+    stays, exactly, at every position."""
+    game, after, _ = solved(*CASES[3])
+    _, before, _ = solved(*CASES[9])
+    for position in after.graph.positions:
+        values, doubled = after.exact_values(position), before.exact_values(position)
+        for seat in range(game.players):
+            assert doubled[game.layout.win(seat)] == values[game.layout.win(seat)]
+            assert doubled[game.layout.points(seat)] == 2 * values[game.layout.points(seat)]
+
+
+def test_three_players_count_two_games() -> None:
+    """With 3 players the counts differ in kind: places score 2, 1, 0 or 3, 2, 0, so second
+    place rather than first costs 2 points and last rather than second 1 (the after count: 1
+    and 1), and optimal play changes: some seat's P(win) moves. With 3 dice each (2 are too
+    few: no decision changes there), in floats: the engine against the brute force's value
+    iteration under each count, and the two counts' P(win) apart."""
+    case = (3, 3, Fraction(1, 2), ZERO, "points", ZERO, "pass")
+    wins = {}
+    for count in ("after", "before"):
+        game, brute = Strike(*case, count), BruteForce(*case, count)
+        solution = solve(game, game.start())
+        values = brute.value_iteration()
+        for position, row in values.items():
+            assert list(solution.values(engine_key(game, position))) == \
+                pytest.approx(row, abs=1e-11), position
+        wins[count] = {engine_key(game, position): row[game.players:]
+                       for position, row in values.items()}
+    moved = max(abs(wins["after"][p] - wins["before"][p]).max() for p in wins["after"])
+    assert moved > 0.01

@@ -42,10 +42,14 @@ def test_game_json_matches_the_brute_force() -> None:
     assert [p["seat"] for p in summary["placements"]] == [1, 2]
 
 
-def test_points_json_shares_out_the_places() -> None:
-    """3 players: the places score 2, 1 and 0, so expected points sum to 3 (reading 8)."""
-    summary = invoke("game", "--players", "3", "--dice", "2", "--scoring", "points", "--json")
-    assert sum(s["expected_points"] for s in summary["seats"]) == pytest.approx(3, abs=1e-10)
+@pytest.mark.parametrize("count, total", [((), 3), (("--points-count", "before"), 5)])
+def test_points_json_shares_out_the_places(count: tuple[str, ...], total: int) -> None:
+    """3 players: the places score 2, 1 and 0, so expected points sum to 3 (reading 8); counted
+    before the elimination, 3, 2 and 0: 5."""
+    summary = invoke("game", "--players", "3", "--dice", "2", "--scoring", "points", *count,
+                     "--json")
+    assert summary["rules"]["points_count"] == (count[-1] if count else "after")
+    assert sum(s["expected_points"] for s in summary["seats"]) == pytest.approx(total, abs=1e-10)
     assert sum(s["p_win"] for s in summary["seats"]) == pytest.approx(1, abs=1e-12)
     assert all(s["value"] == s["expected_points"] for s in summary["seats"])
 
@@ -148,6 +152,8 @@ def test_big_hit_best_move() -> None:
     ["game", "--fly-out", "2"],
     ["game", "--fly-out", "nan"],
     ["game", "--empty-arena", "stop"],
+    ["game", "--points-count", "before"],  # a count of points, without points scoring
+    ["game", "--scoring", "points", "--points-count", "during"],
     ["table", "--out", "/nonexistent-folder/strike"],
     ["table", "--out", "pyproject.toml"],
     ["table", "--fly-out", "-1"],

@@ -24,7 +24,8 @@ CASES = [(2, 3, "win", {}), (2, 4, "points", {}), (3, 2, "points", {}), (3, 3, "
          (4, 2, "win", {}),
          (3, 2, "win", {"miss": Fraction(1, 7), "fly_out": Fraction(1, 10),
                         "empty_arena": "continue"}),
-         (3, 3, "points", {"hit": Fraction(1, 3), "empty_arena": "continue"})]
+         (3, 3, "points", {"hit": Fraction(1, 3), "empty_arena": "continue"}),
+         (4, 2, "points", {"points_count": "before"})]
 
 
 @pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0]}p{c[1]}d-{c[2]}")
@@ -67,7 +68,8 @@ def test_levels_agree_with_the_cyclic_engine(solved) -> None:
 
 def test_seat_values_sum_as_they_must(solved) -> None:
     """Someone wins: P(win) sums to 1 over the seats. Under points scoring the seats out score
-    n-1, n-2, ..., 1 and the winner 0: expected points sum to n(n-1)/2."""
+    n-1, n-2, ..., 1 and the winner 0: expected points sum to n(n-1)/2; counted before the
+    elimination, n, ..., 2: n - 1 more."""
     game, _, _, dense = solved
     table = dense.table[:, dense.graph.index.reachable]
     layout, n = game.layout, game.players
@@ -75,7 +77,8 @@ def test_seat_values_sum_as_they_must(solved) -> None:
     assert np.abs(wins - 1).max() <= 1e-12
     if game.scoring == "points":
         points = -table[[layout.points(s) for s in range(n)]].sum(axis=0)
-        assert np.abs(points - n * (n - 1) / 2).max() <= 1e-11
+        total = n * (n - 1) / 2 + (n - 1) * (game.points_count == "before")
+        assert np.abs(points - total).max() <= 1e-11
 
 
 def test_orders_of_going_out_are_ranked_one_to_one() -> None:

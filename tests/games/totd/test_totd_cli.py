@@ -123,6 +123,33 @@ def test_build_best_pool_is_worth_what_chance_says(capsys) -> None:
     assert sum(best["pool"].values()) == 6  # 7 dice, one Dalek
 
 
+def test_build_under_time_breach_is_help_alone_under_the_same_reading(capsys) -> None:
+    """`build` takes the Time-Breach readings as `help` does: with --breach-alone 7 a Doctor
+    alone discards to 7, and without Focus icons the best build is help's "alone" case; under
+    the default reading Time-Breach leaves a lone Doctor's 8."""
+    pool, breach = "black=6 blue=2 red=1", ("--time-breach", "--breach-alone", "7")
+    for reading, limit in (((), 8), (("--time-breach",), 8), (breach, 7)):
+        built = run_json(capsys, "build", "--need", NEED, "--add", pool, "--sonic", "1",
+                         *reading)
+        alone = run_json(capsys, "help", "--need", NEED, "--me", f"{pool}; sonic 1",
+                         *reading)["scenarios"][0]
+        assert built["rules"]["pool_limit"] == alone["helped_limit"] == limit
+        assert sum(built["best"]["pool"].values()) == limit
+        assert built["best"]["p_success"] == alone["p_success"]
+        assert built["rules"]["time_breach"] == bool(reading)
+
+
+@pytest.mark.parametrize("command", [("build", "--add", "black=4"), ("help", "--me", "black=4")])
+@pytest.mark.parametrize("alone", ["7", "8"])
+def test_breach_alone_without_time_breach_is_refused(capsys, command: tuple[str, ...],
+                                                     alone: str) -> None:
+    """--breach-alone reads Time-Breach; without --time-breach it would change nothing."""
+    code, out, err = run(capsys, command[0], "--need", "Science", *command[1:],
+                         "--breach-alone", alone)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "add --time-breach" in err
+
+
 def test_help_alone_is_the_chance_of_the_pool(capsys) -> None:
     report = run_json(capsys, "help", "--need", NEED, "--me", "black=5 blue=2 red=1; sonic 3; "
                       "reroll 2 black", "--helper", "sonic 2; reroll any red")

@@ -35,7 +35,8 @@ def counts(dice: list[str]) -> tuple[int, ...]:
     return tuple(dice.count(c) for c in GAME.colours)
 
 
-def physical_builds(added: str, focuses: list[str], daleks: int) -> set[tuple[int, ...]]:
+def physical_builds(added: str, focuses: list[str], daleks: int, limit: int = 8
+                    ) -> set[tuple[int, ...]]:
     start = [c for c, n in zip(GAME.colours, parse_pool(GAME, added)) for _ in range(n)]
     pools = set()
     for picks in product(*([None, *f.split("/")] for f in focuses)):
@@ -52,25 +53,27 @@ def physical_builds(added: str, focuses: list[str], daleks: int) -> set[tuple[in
             dice.append(colour)
         if not legal:
             continue
-        size = max(0, min(len(dice), 8) - daleks)
+        size = max(0, min(len(dice), limit) - daleks)
         for mask in product((0, 1), repeat=len(dice)):
             if sum(mask) == size:
                 pools.add(counts([d for d, keep in zip(dice, mask) if keep]))
     return pools
 
 
-@pytest.mark.parametrize("added, focuses, daleks", [
-    ("black=6 blue=1", ["blue", "green/blue"], 1),
-    ("black=8 red=2", ["red", "red", "green/blue"], 0),
-    ("black=2 green=3", ["green", "green/red"], 2),
-    ("black=4", [], 0),
-    ("black=3 blue=3 red=3", ["blue/red", "green"], 3),
+@pytest.mark.parametrize("added, focuses, daleks, limit", [
+    ("black=6 blue=1", ["blue", "green/blue"], 1, 8),
+    ("black=8 red=2", ["red", "red", "green/blue"], 0, 8),
+    ("black=2 green=3", ["green", "green/red"], 2, 8),
+    ("black=4", [], 0, 8),
+    ("black=3 blue=3 red=3", ["blue/red", "green"], 3, 8),
+    ("black=8 red=2", ["red", "green/blue"], 0, 7),  # Time-Breach, --breach-alone 7
+    ("black=6 blue=2", ["blue"], 1, 7),
 ])
-def test_builds_are_every_pool_the_rules_allow(added: str, focuses: list[str],
-                                               daleks: int) -> None:
+def test_builds_are_every_pool_the_rules_allow(added: str, focuses: list[str], daleks: int,
+                                               limit: int) -> None:
     found = builds(GAME, parse_pool(GAME, added), tuple(parse_focus(GAME, f) for f in focuses),
-                   daleks)
-    assert {b.pool for b in found} == physical_builds(added, focuses, daleks)
+                   daleks, limit)
+    assert {b.pool for b in found} == physical_builds(added, focuses, daleks, limit)
     assert len({b.pool for b in found}) == len(found)
     start = parse_pool(GAME, added)
     for b in found:  # the way given does lead to the pool
