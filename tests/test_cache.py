@@ -9,7 +9,8 @@ import pytest
 
 from solver import cache
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import build_turn, compile_turn
 
 

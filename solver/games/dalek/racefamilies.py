@@ -27,7 +27,8 @@ import numpy as np
 from solver.engine.local import Choices, Response, TurnLocal
 from solver.games.dalek.arrays import Pairs
 from solver.games.dalek.duels import race_local
-from solver.games.dalek.race import DalekRace, Position, solve_race
+from solver.games.dalek.race import DalekRace, Position
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.rulefamilies import Learned, Rulebook, TurnRule
 from solver.rulesearch import Family, Found, frontier, search
 

@@ -3,7 +3,7 @@ process.
 
 A level's chunks are independent: each reads the game, the values and states of the finished
 levels, and the level's eager flag, and gives its own positions' values
-(`levels.solve_chunk`, a pure function). Here the game goes into Ray's object store once per
+(`chunks.solve_chunk`, a pure function). Here the game goes into Ray's object store once per
 solve, the values and states once per level (workers on a node share them without copies), the
 chunks become tasks, and their results are taken in the chunks' order: the driver writes them,
 and every sum, exactly as in one process. A worker keeps the game it unpickled (and the
@@ -28,13 +28,12 @@ import numpy as np
 from solver.errors import InputError
 
 if TYPE_CHECKING:
-    from solver.engine.levels import ChunkResult, ChunkTask, Runner
+    from solver.engine.levels.records import ChunkResult, ChunkTask
 
 LOCAL = "auto"  # --ray auto: start a Ray instance on this machine
 RETRIES = 3  # runs of a task whose worker died, after the first
 INSTALL = "--ray needs the cluster extra: pip install 'dice-solver[cluster]'"
 
-_chosen: Runner | None = None  # the runner the command line chose
 _game: tuple[str, object] | None = None  # in a worker: (the game's object id, the game)
 
 
@@ -42,16 +41,6 @@ def require() -> None:
     """Refuse (one line) a cluster when Ray is not installed."""
     if importlib.util.find_spec("ray") is None:
         raise InputError(INSTALL)
-
-
-def choose(address: str, workers: int | None) -> None:
-    """Solve every level of this process's solves on Ray (the command line's `--ray`)."""
-    global _chosen
-    _chosen = RayRunner(address, workers)
-
-
-def chosen() -> Runner | None:
-    return _chosen
 
 
 class RayRunner:
@@ -156,7 +145,7 @@ def _solve(shared: list, values: np.ndarray, state: np.ndarray, task: ChunkTask,
     object store at its first task), its turn passes on one thread (the task holds one CPU)."""
     import ray
 
-    from solver.engine.levels import solve_chunk
+    from solver.engine.levels.chunks import solve_chunk
 
     global _game
     key = shared[0].hex()
