@@ -17,3 +17,21 @@ def test_ruff_clean() -> None:
     result = subprocess.run([sys.executable, "-m", "ruff", "check", *paths], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# The engine's modules not yet checked strictly: cyclic.py (two errors in `solve`'s body, which
+# issue 24's cache-key change rewrites), turn.py (a block's chance fields typed optional) and
+# levels/passes.py (untyped numba kernels, kept verbatim while the tile kernels are merged).
+NOT_STRICT = {"cyclic.py", "turn.py", "levels/passes.py"}
+
+
+def test_the_engine_type_checks_strictly() -> None:
+    """`mypy --strict` on solver/engine (configuration in pyproject.toml); modules the engine
+    imports from outside it, and those in NOT_STRICT, are read for their types only."""
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install '.[test]' brings it)")
+    engine = ROOT / "solver" / "engine"
+    files = [str(path.relative_to(ROOT)) for path in sorted(engine.rglob("*.py"))
+             if path.relative_to(engine).as_posix() not in NOT_STRICT]
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+                             *files], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -6,6 +6,9 @@ any process, in any order."""
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from typing import cast
 
 import numpy as np
 from numba import njit
@@ -38,7 +41,7 @@ def solve_chunk(game: LevelGame | OptionGame, values: np.ndarray, state: np.ndar
                        time.perf_counter() - clock)
 
 
-class _Chunk:
+class _Chunk(ABC):
     """Whole components of one level, solved together by policy iteration
     (`iteration.iterate`, as the cyclic engine's `_GroupSolver`): who is in which component,
     what each maximises, and the values they start from. The kinds of game differ in how a
@@ -88,9 +91,22 @@ class _Chunk:
         self.stats.components = len(self.sizes)
         return self.stats
 
+    @abstractmethod
     def start(self) -> None:
         """Every member plays its best response to the values it starts from."""
-        raise NotImplementedError
+
+    # what policy iteration drives (`iteration.Problem`)
+    @abstractmethod
+    def evaluate(self, members: np.ndarray) -> None: ...
+
+    @abstractmethod
+    def check(self, members: np.ndarray) -> np.ndarray: ...
+
+    @abstractmethod
+    def adopt(self, members: np.ndarray) -> None: ...
+
+    @abstractmethod
+    def signature(self, component: int) -> bytes: ...
 
 
 class _TurnChunk(_Chunk):
@@ -99,7 +115,8 @@ class _TurnChunk(_Chunk):
 
     def __init__(self, solver: ChunkView, positions: np.ndarray, labels: np.ndarray) -> None:
         super().__init__(solver, positions, labels)
-        self.successors = solver.game.successors(positions)
+        self.game = cast(LevelGame, solver.game)  # a chunk without edges: a turn game's
+        self.successors = self.game.successors(positions)
         self.inside = self.member_of(self.successors)  # member a result leads to
         self.loops[self.component[(self.inside >= 0).any(axis=1)]] = True
         self.policy = np.empty(self.successors.shape)
@@ -131,7 +148,8 @@ class _TurnChunk(_Chunk):
     def adopt(self, members: np.ndarray) -> None:
         if self.checks == 1:  # most components failed their first check
             self.solver.eager = len(np.unique(self.component[members])) > 0.5 * self.checked
-        self.policy[members] = (self.dist[members[self.running]] if self.eager else
+        dist = self.dist if self.eager else None
+        self.policy[members] = (dist[members[self.running]] if dist is not None else
                                 self._respond(members, True)[1])
 
     def signature(self, component: int) -> bytes:
@@ -143,8 +161,7 @@ class _TurnChunk(_Chunk):
         ks = np.arange(len(self.positions))[self.members(component)]
         inside = np.where(self.inside[ks] >= 0, self.rank[np.maximum(self.inside[ks], 0)], -1)
         view = mixed.Component(inside, self.solver.rows(self.successors[ks]), self.objective[ks])
-        found = mixed.mix(view, self.policy[ks], lambda u: self.solver.game.turn.respond(u, True),
-                          tolerance)
+        found = mixed.mix(view, self.policy[ks], self._distributions, tolerance)
         if found is None:
             return None
         self.policy[ks] = found.policies
@@ -159,12 +176,18 @@ class _TurnChunk(_Chunk):
         utilities = self.solver.utilities(self.successors[mask], self.objective[mask])
         unique, inverse = np.unique(utilities, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
-        best, dist = self.solver.game.turn.respond(unique, distributions)
+        best, dist = self.game.turn.respond(unique, distributions)
         self.stats.backward += len(unique)
-        if distributions:
+        if dist is not None:  # asked for
             self.stats.forward += len(unique)
             return best[inverse], dist[inverse]
         return best[inverse], None
+
+    def _distributions(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Best values and result distributions of rows of utilities (`mixed.Respond`)."""
+        best, dist = self.game.turn.respond(utilities, True)
+        assert dist is not None  # asked for
+        return best, dist
 
     def _evaluate(self, active: np.ndarray) -> None:
         """Set the active components' values (every metric) to those of their policies: the
@@ -224,7 +247,7 @@ class _OptionChunk(_Chunk):
         self.chosen = np.zeros(len(positions), dtype=np.int8)
         self._warm_start()
 
-    def _parts(self):
+    def _parts(self) -> Iterator[tuple[int, Edges]]:
         """(first member, its block's edges) of every block of `CHUNK` members."""
         for first in range(0, len(self.positions), CHUNK):
             yield first, self.edges.part(first, min(first + CHUNK, len(self.positions)))
@@ -286,14 +309,14 @@ class _OptionChunk(_Chunk):
 
         count = int(members.sum())
         place = np.cumsum(members) - 1
-        rhs, links = [np.empty((0, self.solver.game.metrics))], []
+        sides, links = [np.empty((0, self.solver.game.metrics))], []
         for first, part in self._parts():
             block = members[first:first + len(part.start) - 1]
             if block.any():
                 found = self._played(first, part, block, place)
-                rhs.append(found[0])
+                sides.append(found[0])
                 links.append(found[1:])
-        rhs = np.concatenate(rhs)
+        rhs = np.concatenate(sides)
         row, column, probability = (np.concatenate(p) for p in zip(*links)) if links else \
             (np.empty(0, dtype=np.int64),) * 3
         if not len(row):
@@ -332,7 +355,8 @@ class _OptionChunk(_Chunk):
 
 
 @njit(cache=True, nogil=True)
-def _sweeps(start, index, weight, rhs, values, tolerance, most):
+def _sweeps(start: np.ndarray, index: np.ndarray, weight: np.ndarray, rhs: np.ndarray,
+            values: np.ndarray, tolerance: float, most: int) -> int:
     """Gauss-Seidel on x = A x + rhs (A in CSR: start, index, weight; a row per member, a
     column per metric), in place from `values`, until no value moves by more than `tolerance`
     in a sweep (or `most` sweeps); how many sweeps it took."""

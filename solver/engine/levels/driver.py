@@ -113,7 +113,8 @@ class _Solver:
             stored = store.load(level) if level in finished else None
             positions = self.game.positions(level)
             values = None if stored is None else stored.get("values")
-            if values is None or values.shape != (self.game.metrics, len(positions)):
+            if stored is None or values is None or \
+                    values.shape != (self.game.metrics, len(positions)):
                 break
             self.values[:, positions] = values
             self.mixes += mixed.unpack(stored, self.values)

@@ -5,7 +5,7 @@ of a level's chunks. These are its extension points."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -70,13 +70,13 @@ class OptionGame(Protocol):
 class Store(Protocol):
     """Finished levels kept somewhere (solver.checkpoint.Checkpoint keeps them on disk)."""
 
-    def finished(self) -> dict[int, dict]:
+    def finished(self) -> dict[int, dict[str, Any]]:
         """Level -> its statistics, for every level stored."""
 
     def load(self, level: int) -> dict[str, np.ndarray] | None:
         """The level's arrays as `save` was given them, or None if they cannot be read."""
 
-    def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict) -> None:
+    def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict[str, Any]) -> None:
         """Keep a finished level: "values" (metrics, level positions) and its mixes
         (`mixed.pack`)."""
 

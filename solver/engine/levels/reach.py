@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from solver.engine.levels.protocols import LevelGame, OptionGame
@@ -11,7 +13,7 @@ from solver.engine.levels.records import Edges
 CHUNK = 1 << 14  # positions solved together at most (whole components): bounds the buffers
 
 
-def _parts(array: np.ndarray, size: int = CHUNK):
+def _parts(array: np.ndarray, size: int = CHUNK) -> Iterator[np.ndarray]:
     for start in range(0, len(array), size):
         yield array[start:start + size]
 
@@ -65,7 +67,7 @@ def components(game: LevelGame | OptionGame, members: np.ndarray, edges: Edges |
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    rows, cols = [np.empty(0, dtype=np.int32)], [np.empty(0, dtype=np.int32)]
+    row_parts, col_parts = [np.empty(0, dtype=np.int32)], [np.empty(0, dtype=np.int32)]
     for start in range(0, len(members), CHUNK):
         stop = min(start + CHUNK, len(members))
         part = None if edges is None else edges.part(start, stop)
@@ -73,16 +75,16 @@ def components(game: LevelGame | OptionGame, members: np.ndarray, edges: Edges |
                        else (part.row, part.target))
         place = within(members, target)
         inside = place >= 0
-        rows.append((row[inside] + start).astype(np.int32))  # members of one level: < 2**31
-        cols.append(place[inside].astype(np.int32))
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
+        row_parts.append((row[inside] + start).astype(np.int32))  # one level's: < 2**31
+        col_parts.append(place[inside].astype(np.int32))
+    rows, cols = np.concatenate(row_parts), np.concatenate(col_parts)
     if not len(rows):
         return np.arange(len(members))
     links = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(members),) * 2)
     return connected_components(links, directed=True, connection="weak")[1]
 
 
-def whole_components(labels: np.ndarray, size: int):
+def whole_components(labels: np.ndarray, size: int) -> Iterator[slice]:
     """Slices of the sorted labels, about `size` long, that never split a component."""
     start = 0
     while start < len(labels):

@@ -52,7 +52,7 @@ class _Overlay:
         self.positions = np.sort(positions)
         self.own = np.full((shared.shape[0], len(positions)), np.nan)
 
-    def __getitem__(self, key: tuple) -> np.ndarray:
+    def __getitem__(self, key: tuple[slice | np.ndarray, np.ndarray]) -> np.ndarray:
         metrics, positions = key
         out = self.shared[metrics, positions]
         place = within(self.positions, positions)
@@ -64,7 +64,8 @@ class _Overlay:
                 out[mine] = self.own[np.broadcast_to(metrics, mine.shape)[mine], place[mine]]
         return out
 
-    def __setitem__(self, key: tuple, value) -> None:
+    def __setitem__(self, key: tuple[slice | np.ndarray, np.ndarray],
+                    value: np.ndarray | float) -> None:
         metrics, positions = key
         place = within(self.positions, positions)
         if (place < 0).any():
