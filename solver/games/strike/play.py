@@ -74,10 +74,10 @@ class Companion:
                             empty_arena=setup["empty_arena"], scoring=setup["scoring"])
         self.states = [State((self.game.dice,) * self.game.players, (), rules.FIRST, SETUP)]
         self.lines: list[str] = []
-        self.extra: dict[Position, SolvedGame] = {}
+        self.extra: dict[Position, SolvedGame[Position]] = {}
 
     @cached_property
-    def solution(self) -> SolvedGame:
+    def solution(self) -> SolvedGame[Position]:
         """The whole game solved once from the start, on the engine `strike game` takes (its
         cost check, its cache)."""
         return solve_game(self.game, exact=False, quiet=False, force=self.force,

@@ -49,7 +49,7 @@ def timings(seconds: float, cached: bool = False) -> dict:
     return {"total": seconds, "cached": cached}
 
 
-def solve_timings(solution: SolvedGame) -> dict:
+def solve_timings(solution: SolvedGame[Position]) -> dict:
     """How long the solve took (or reading it from the cache)."""
     return timings(solution.seconds["total"], solution.cached)
 
@@ -61,7 +61,7 @@ def position_data(position: Position, numbers: list[int]) -> dict:
             "big_hit": position.phase == START and not position.arena}
 
 
-def seat_values(game: Strike, solution: SolvedGame, position: Position, exact: bool
+def seat_values(game: Strike, solution: SolvedGame[Position], position: Position, exact: bool
                 ) -> list[dict]:
     """Each seat's value at a position: P(win), and expected points under points scoring."""
     row = solution.values(position)
@@ -86,7 +86,7 @@ def seat_values(game: Strike, solution: SolvedGame, position: Position, exact: b
     return seats
 
 
-def option_values(solution: SolvedGame, position: Position, exact: bool
+def option_values(solution: SolvedGame[Position], position: Position, exact: bool
                   ) -> tuple[np.ndarray, list[Fraction] | None]:
     """The mover's metric for each option of the position's local model (float, exact)."""
     local = solution.local(position)
@@ -112,7 +112,7 @@ def labelled_options(game: Strike, position: Position, numbers: list[int]) -> li
     return [("throw", 0)]
 
 
-def best_move(game: Strike, solution: SolvedGame, position: Position, numbers: list[int],
+def best_move(game: Strike, solution: SolvedGame[Position], position: Position, numbers: list[int],
               exact: bool, edition: int) -> dict:
     """The position, the mover's options with their values and regrets, best first (ties in
     the order the solver breaks them: stop before throwing again; at setup, repeating a number
@@ -180,7 +180,7 @@ def _worth(option: dict, scoring: str, unit: bool = True) -> str:
     return f"{option['value']:.2f}{' expected points' if unit else ''}"
 
 
-def placement_line(game: Strike, solution: SolvedGame) -> list[dict]:
+def placement_line(game: Strike, solution: SolvedGame[Position]) -> list[dict]:
     """The placements of optimal play from the start, as numbers (group k shows k + 1; the
     lowest best number is named, as every number making the same arena is equally good)."""
     position, numbers, line = game.start(), [], []
@@ -199,7 +199,7 @@ def placement_line(game: Strike, solution: SolvedGame) -> list[dict]:
     return line
 
 
-def second_placement(game: Strike, solution: SolvedGame) -> tuple[float, float]:
+def second_placement(game: Strike, solution: SolvedGame[Position]) -> tuple[float, float]:
     """The second placer's value when placing the first placer's number, and a new one."""
     placed = game.successors(game.start())[0]  # seat 1's numbers are all alike: one option
     floats, _ = option_values(solution, placed, False)
@@ -208,7 +208,7 @@ def second_placement(game: Strike, solution: SolvedGame) -> tuple[float, float]:
     return sign * float(floats[options["place 1"]]), sign * float(floats[options["place 2"]])
 
 
-def game_summary(game: Strike, solution: SolvedGame, exact: bool, edition: int,
+def game_summary(game: Strike, solution: SolvedGame[Position], exact: bool, edition: int,
                  position: Position | None = None, numbers: list[int] | None = None) -> dict:
     """Each seat's value at the start (with the optimal placements) or at `position` (its
     arena typed as `numbers`), and how the solve went."""
@@ -246,7 +246,7 @@ def _table_row(game: Strike, mover: int, stocks, numbers: list[int], phase: int,
             *((repr(sign * float(c) + 0.0) for c in choices) if choices else ("", "")))
 
 
-def _position_row(game: Strike, solution: SolvedGame, position: Position) -> tuple:
+def _position_row(game: Strike, solution: SolvedGame[Position], position: Position) -> tuple:
     """A position's row, from the position's local model."""
     numbers = representative(position.arena)
     floats, _ = option_values(solution, position, False)
@@ -257,7 +257,7 @@ def _position_row(game: Strike, solution: SolvedGame, position: Position) -> tup
                       (floats[0], floats[1]) if position.phase == MID else None)
 
 
-def policy_rows(game: Strike, solution: SolvedGame) -> Iterator[tuple]:
+def policy_rows(game: Strike, solution: SolvedGame[Position]) -> Iterator[tuple]:
     """Every position the solve reached, one row each: by phase, stocks, mover and arena
     (cyclic engine); in the order of their numbers (level engine, `level_rows`)."""
     from solver.games.strike.levels import LevelSolution
@@ -306,7 +306,7 @@ def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 15
                              values[:, k], tuple(choices[k]) if phase == MID else None)
 
 
-def write_tables(out: Path, command: str, game: Strike, solution: SolvedGame,
+def write_tables(out: Path, command: str, game: Strike, solution: SolvedGame[Position],
                  hits: tuple[Fraction, ...] = SWEEP_HITS, edition: int = DEFAULT_EDITION
                  ) -> tuple[Path, dict]:
     """The policy and every seat's value at every position the solve reached

@@ -65,6 +65,23 @@ def test_levels_agree_with_the_cyclic_engine(solved) -> None:
     assert np.isnan(dense.table[:, ~dense.index.reachable]).all()
 
 
+def test_both_solutions_answer_alike(solved) -> None:
+    """The level solve answers what reports ask of a solve (solver.engine.solution.SolvedGame)
+    as the cyclic engine's Solution does: the same positions, each with the same local model,
+    values and utilities; neither has exact values here."""
+    _, _, cyclic, dense = solved
+    assert set(dense.positions()) == set(cyclic.positions())
+    for position in cyclic.positions():
+        assert position in dense and position in cyclic
+        assert dense.local(position).exact == cyclic.local(position).exact
+        assert dense.utilities(position) == pytest.approx(cyclic.utilities(position), abs=1e-12)
+    assert dense.exact is None and cyclic.exact is None
+    with pytest.raises(ValueError):
+        dense.exact_utilities(cyclic.graph.positions[0])
+    with pytest.raises(ValueError):
+        cyclic.exact_utilities(cyclic.graph.positions[0])
+
+
 def test_seat_values_sum_as_they_must(solved) -> None:
     """Someone wins: P(win) sums to 1 over the seats. Under points scoring the seats out score
     n-1, n-2, ..., 1 and the winner 0: expected points sum to n(n-1)/2."""
