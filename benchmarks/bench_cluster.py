@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import hashlib, json, logging, sys, time
 import ray
-from solver import cluster
+from solver.engine.levels import cluster
 from solver.engine import levels
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace

@@ -13,7 +13,8 @@ import time
 import numpy as np
 
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import TIE_BREAKS, DalekRace, solve_race
+from solver.games.dalek.race import TIE_BREAKS, DalekRace
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import compile_turn
 
 
@@ -23,7 +24,7 @@ def main(players: int, target: int, dice: int = 10) -> None:
     for rule in TIE_BREAKS:
         clock = time.perf_counter()
         race = DalekRace(turn, players, target, tie_break=rule)
-        solved[rule] = solve_race(race, use_cache=False, engine="cyclic", force=True)
+        solved[rule] = solve_race(race, use_cache=False, force=True)
         values = solved[rule]
         print(f"{rule:9s} {time.perf_counter() - clock:7.1f} s  residual {values.residual:.1e}"
               f"  start {np.round(values.values(race.start())[:players], 10).tolist()}",

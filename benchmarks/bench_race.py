@@ -30,7 +30,8 @@ import json, sys, time
 from solver.engine.cyclic import solve
 from solver.games.dalek.cost import race_cost
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import compile_turn
 from solver.games.pig.model import PigGame
 game, players, target, dice, exact = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \\
@@ -140,10 +141,11 @@ def turns(cases: list[tuple[str, int]]) -> None:
 
 def duels(cases: list[tuple[str, str, int, int]]) -> None:
     """Simulated duels end to end (`simulate dalek --duel`, seats (policy, duel), target and
-    games), beside the estimate `cost.games_cost` gives them."""
-    from solver.games.dalek import arrays, cost
+    games), beside the estimate `simulator.games_cost` gives them."""
+    from solver.games.dalek import arrays
     from solver.games.dalek import policies as dp
     from solver.games.dalek.files import parse_rules
+    from solver.games.dalek.simulator import games_cost
     from solver.games.dalek.turn import compile_turn
 
     pairs = arrays.Pairs.of(compile_turn(parse_rules()))
@@ -151,8 +153,8 @@ def duels(cases: list[tuple[str, str, int, int]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         for first, second, target, games in cases:
             policies = [dp.parse_policy(p, pairs, duel=True) for p in (first, second)]
-            estimate, memory = cost.games_cost(
-                pairs, games, target, [cost.mean_points(pairs, p) for p in policies],
+            estimate, memory = games_cost(
+                pairs, games, target, [dp.mean_points(pairs, p) for p in policies],
                 [isinstance(p, dp.RacePolicy) for p in policies])
             _, seconds, peak = run([sys.executable, str(ROOT / "cli.py"), "simulate", "dalek",
                                     "--policy", first, "--duel", second, "--target",

@@ -7,10 +7,14 @@ import json
 import shlex
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from solver.formatting import exact_text, table
+
+if TYPE_CHECKING:
+    from solver.engine.solving import Solving
 
 __all__ = ["ENGINES", "FractionType", "InputPath", "OutputPath", "card_option",
            "command_line", "emit", "engine_options", "exact_text", "json_option",
@@ -146,7 +150,7 @@ def ray_options(remember) -> list:
 
     def ray(ctx: click.Context, param: click.Parameter, value):
         if value is not None:
-            from solver.cluster import require
+            from solver.engine.levels.cluster import require
 
             require()
         return remember(ctx, param, value)
@@ -163,11 +167,11 @@ def ray_options(remember) -> list:
     ]
 
 
-def solving(game: str, exact: bool, levels_by_default: bool) -> tuple[str, str | None]:
-    """(engine, checkpoint folder or None) the command line asks for, `auto` resolved (the
-    level engine where `levels_by_default` and not --exact, or with --ray, which also chooses
-    the cluster the level engine runs on); a request no engine can serve is refused in one
-    line."""
+def solving(game: str, exact: bool, levels_by_default: bool) -> Solving:
+    """The engine, checkpoint folder and runner the command line asks for, `auto` resolved (the
+    level engine where `levels_by_default` and not --exact, or with --ray, whose runner solves
+    the level engine's chunks on Ray); a request no engine can serve is refused in one line."""
+    from solver.engine.solving import Solving
     from solver.errors import InputError
 
     settings = click.get_current_context().meta
@@ -176,13 +180,16 @@ def solving(game: str, exact: bool, levels_by_default: bool) -> tuple[str, str |
     address, workers = settings.get(f"{game}.ray"), settings.get(f"{game}.workers")
     if workers is not None and address is None:
         raise InputError("--workers is for --ray: add --ray auto")
+    runner = None
     if address is not None:
         if engine == "cyclic" or exact:
             raise InputError("--ray solves on the level engine, in float64: drop "
                              + ("--exact" if exact else "--engine cyclic"))
-        from solver import cluster
+        from solver.engine.levels.cluster import RayRunner
 
-        cluster.choose(address, workers)
+        if f"{game}.runner" not in settings:  # one per command: its solves share its Ray
+            settings[f"{game}.runner"] = RayRunner(address, workers)
+        runner = settings[f"{game}.runner"]
         engine = "levels"
     if engine == "auto":
         engine = "levels" if levels_by_default and not exact else "cyclic"
@@ -191,4 +198,4 @@ def solving(game: str, exact: bool, levels_by_default: bool) -> tuple[str, str |
                          "--engine cyclic for exact rationals")
     if checkpoint is not None and engine != "levels":
         raise InputError("--checkpoint is for the level engine: add --engine levels")
-    return engine, checkpoint
+    return Solving(engine, None if checkpoint is None else Path(checkpoint), runner)

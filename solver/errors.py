@@ -10,7 +10,7 @@ def brief(text: str, most: int = 24) -> str:
     return repr(text if len(text) <= most else text[:most] + "...")
 
 
-def quoted(value) -> str:
+def quoted(value: object) -> str:
     """A value from a file, quoted and cut short enough for a one-line error."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

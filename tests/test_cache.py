@@ -16,7 +16,8 @@ from helpers import HEAVY, ROOT
 
 from solver import cache, imports
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import DalekRace, cache_key, solve_race
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.racesolve import cache_key, solve_race
 from solver.games.dalek.turn import build_turn, compile_turn
 
 
@@ -128,10 +129,11 @@ def test_editing_any_imported_module_changes_the_race_key(edit) -> None:
     from solver.games.dalek.files import parse_rules
 
     race = DalekRace(compile_turn(parse_rules(dice=2)), 2, 6)
-    closure = imports.closure("solver.games.dalek.race", {})
+    closure = imports.closure("solver.games.dalek.racesolve", {})
     assert {"solver.games.dalek.rules", "solver.games.dalek.turn", "solver.engine.cyclic",
             "solver.engine.local", "solver.engine.turn", "solver.engine.kernels",
-            "solver.engine.mixed", "solver.engine.iteration"} <= closure
+            "solver.engine.mixed", "solver.engine.iteration", "solver.engine.levels.passes",
+            "solver.engine.tiles", "solver.games.dalek.levels"} <= closure
     before = cache_key(race)
     for name in sorted(closure):
         edit(imports.path(name))

@@ -15,7 +15,8 @@ from helpers import HEAVY, cached_twice
 from solver import cache
 from solver.games import registry
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.rules import DEFAULT_FACES
 from solver.games.dalek.turn import compile_turn
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
@@ -182,7 +182,8 @@ def components(graph: GameGraph) -> list[list[list[int]]]:
 
 @dataclass
 class Solution:
-    """Values of every position for every metric, float64 and optionally exact."""
+    """Values of every position for every metric, float64 and optionally exact (a
+    `solver.engine.solution.SolvedGame`)."""
 
     graph: GameGraph
     table: np.ndarray  # (positions + terminals, metrics)
@@ -193,14 +194,26 @@ class Solution:
     seconds: dict[str, float] = field(default_factory=dict)
     mixed: list[tuple[list[Hashable], Mixed]] = field(default_factory=list)  # components where
     # pure best responses cycled and a mixed equilibrium is played: positions, the mix
+    cached = False  # the cyclic engine's solves are not cached whole
+
+    @property
+    def size(self) -> int:
+        return self.graph.size
+
+    def __contains__(self, position: object) -> bool:
+        return position in self.graph.index
+
+    def positions(self) -> Iterator[Hashable]:
+        return iter(self.graph.positions)
+
+    def local(self, position: Hashable) -> Local:
+        return self.graph.locals[int(self.graph.local_of[self.graph.index[position]])]
 
     def values(self, position: Hashable) -> np.ndarray:
         return self.table[self.graph.index[position]]
 
     def exact_values(self, position: Hashable) -> list[Fraction]:
-        if self.exact is None:
-            raise ValueError("solved without exact values")
-        return self.exact[self.graph.index[position]]
+        return self._exact()[self.graph.index[position]]
 
     def utilities(self, position: Hashable) -> np.ndarray:
         """The mover's value of each result of the position's local model."""
@@ -210,7 +223,13 @@ class Solution:
     def exact_utilities(self, position: Hashable) -> list[Fraction]:
         p = self.graph.index[position]
         metric = int(self.graph.objective[p])
-        return [self.exact[int(s)][metric] for s in self.graph.successors[p]]
+        exact = self._exact()
+        return [exact[int(s)][metric] for s in self.graph.successors[p]]
+
+    def _exact(self) -> list[list[Fraction]]:
+        if self.exact is None:
+            raise ValueError("solved without exact values")
+        return self.exact
 
 
 def solve(game: CyclicGame, start: Hashable | None = None, *, exact: bool = False,

@@ -51,7 +51,8 @@ def iterate(problem: Problem, tolerance: float = TOLERANCE) -> tuple[float, int]
     component, loops = problem.component, problem.loops
     active = np.ones(len(loops), dtype=bool)
     worst = np.zeros(len(loops))
-    residual, iterations, seen = 0.0, 0, defaultdict(set)
+    residual, iterations = 0.0, 0
+    seen: defaultdict[int, set[bytes]] = defaultdict(set)  # component -> policies played
     while active.any() and iterations < MAX_ITERATIONS:
         iterations += 1
         problem.evaluate(active[component])

@@ -32,6 +32,7 @@ class Response:
     def distributions(self) -> np.ndarray:
         if self._compute is not None:
             self._distributions, self._compute = self._compute(), None
+        assert self._distributions is not None  # computed above, once
         return self._distributions
 
 
@@ -52,6 +53,7 @@ class TurnLocal:
     def best_exact(self, utilities: Sequence[Fraction]) -> tuple[Fraction, list[Fraction]]:
         """The exact optimal value and result distribution for one utility vector."""
         solution = self.graph.solve_exact(utilities, root=self.root)
+        assert solution.distribution is not None  # solved from a root: it has one
         return solution.value(self.root), solution.distribution
 
 

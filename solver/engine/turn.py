@@ -20,10 +20,12 @@ import hashlib
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from math import lcm
 from operator import mul
+from typing import TypeVar
 
 import numpy as np
 
@@ -33,6 +35,7 @@ _POOL = ThreadPoolExecutor(max_workers=WORKERS)
 
 CHANCE = "chance"
 CHOICE = "choice"
+T = TypeVar("T")  # what a task run by `_parallel` gives
 NO_LABEL = -1  # the label of a choice edge added without one
 # Float values closer than this (relative to the largest utility) are compared exactly. Float
 # error in a pass is orders of magnitude below it, so an exact maximum is always a candidate.
@@ -52,8 +55,10 @@ class Block:
     indptr: np.ndarray  # local edge offsets, length stop - start + 1
     child: np.ndarray  # node id of each edge's child
     prob: np.ndarray | None = None  # chance edges: float64 probability
-    weight: list[int] | None = None  # chance edges: integer weight over the node's denominator
-    denominator: list[int] | None = None  # chance nodes: the common denominator of their weights
+    weight: list[int] = field(default_factory=list)  # chance edges: integer weight over the
+    # node's denominator (choice blocks: empty)
+    denominator: list[int] = field(default_factory=list)  # chance nodes: the common denominator
+    # of their weights (choice blocks: empty)
     label: np.ndarray | None = None  # choice edges: the game's label of each (if it gave them)
 
 
@@ -117,6 +122,7 @@ class TurnGraph:
         self.size = n_results
         self._starts = np.array([0], dtype=np.int64)  # results, then one entry per block
         self._options: dict[bool, ChoiceOptions] = {}  # choice_options, by `labelled`
+        self._block_index_cache: np.ndarray | None = None  # `_block_index`, once asked for
 
     # ---- storing --------------------------------------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray] | None:
@@ -268,12 +274,12 @@ class TurnGraph:
         `policy`, each choice node's chosen child per batch column (first near-best)."""
         utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
         halves = _split(utilities.shape[0])
-        parts = _parallel([lambda part=part: self._backward(utilities[part], policy)
-                           for part in halves])
+        parts = _parallel([partial(self._backward, utilities[part], policy) for part in halves])
         if len(parts) == 1:
             return parts[0]
+        chosen = [p.chosen for p in parts if p.chosen is not None]  # with `policy`, every part's
         return FloatSolution(np.hstack([p.values for p in parts]),
-                             np.hstack([p.chosen for p in parts]) if policy else None)
+                             np.hstack(chosen) if policy else None)
 
     def respond(self, utilities: np.ndarray, root: int, secondary: np.ndarray | None = None
                 ) -> tuple[np.ndarray, Callable[[], np.ndarray]]:
@@ -286,14 +292,14 @@ class TurnGraph:
         utilities = np.atleast_2d(np.asarray(utilities, dtype=np.float64))
         if secondary is not None:
             secondary = np.atleast_2d(np.asarray(secondary, dtype=np.float64))
-        parts = _parallel([lambda part=part: self._backward(
-            utilities[part], True, None if secondary is None else secondary[part])
+        parts = _parallel([partial(self._backward, utilities[part], True,
+                                   None if secondary is None else secondary[part])
                            for part in _split(utilities.shape[0])])
         best = np.concatenate([p.values[root] for p in parts])
-        choices = [p.chosen for p in parts]
+        choices = [p.chosen for p in parts if p.chosen is not None]  # solved with the policy
 
         def distributions() -> np.ndarray:
-            return np.vstack(_parallel([lambda c=c: self._forward(c, root) for c in choices]))
+            return np.vstack(_parallel([partial(self._forward, c, root) for c in choices]))
 
         return best, distributions
 
@@ -425,8 +431,7 @@ class TurnGraph:
     @property
     def _block_index(self) -> np.ndarray:
         """The block of every node (-1 for results), for vectorised lookups."""
-        if getattr(self, "_block_index_cache", None) is None or \
-                len(self._block_index_cache) != self.size:
+        if self._block_index_cache is None or len(self._block_index_cache) != self.size:
             self._block_index_cache = np.searchsorted(
                 self._starts, np.arange(self.size), side="right") - 2
         return self._block_index_cache
@@ -474,7 +479,7 @@ def _split(batch: int) -> list[slice]:
     return [slice(0, half), slice(half, batch)]
 
 
-def _parallel(tasks: list) -> list:
+def _parallel(tasks: list[Callable[[], T]]) -> list[T]:
     """Run the tasks (compiled passes that release the GIL) side by side, results in order."""
     if len(tasks) == 1:
         return [tasks[0]()]

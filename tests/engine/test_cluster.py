@@ -1,12 +1,12 @@
-"""The level engine on Ray (solver/cluster.py) gives the bits of one process: Dalek Dice with 2
-and 3 players and Strike with 3, on a local 2-worker Ray instance started once for the module;
-a driver checkpointing through Ray and SIGKILLed part-way resumes (on Ray or here) to the same bits;
-a worker SIGKILLed during a level costs its task a retry, not the solve. The expected bits are
-those of the single-process solve, computed in the test."""
+"""The level engine on Ray (solver/engine/levels/cluster.py) gives the bits of one process:
+Dalek Dice with 2 and 3 players and Strike with 3, on a local 2-worker Ray instance started once
+for the module; a driver checkpointing through Ray and SIGKILLed part-way resumes (on Ray or
+here) to the same bits; a worker SIGKILLed during a level costs its task a retry, not the solve;
+a command's --ray reaches no later solve. The expected bits are those of the single-process
+solve, computed in the test."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from helpers import invoke, kill_part_way, run_cli
 
-from solver import cluster
 from solver.checkpoint import Checkpoint
 from solver.cli import main
 from solver.engine import levels
+from solver.engine.levels import cluster, driver
 from solver.errors import InputError
 from solver.games.dalek.files import parse_rules
 from solver.games.dalek.levels import LevelRace
@@ -45,7 +45,7 @@ def address() -> str:
 
 @pytest.fixture
 def small_chunks(monkeypatch) -> None:
-    monkeypatch.setattr(levels, "CHUNK", CHUNK)
+    monkeypatch.setattr(driver, "CHUNK", CHUNK)  # where a level is cut into chunks
 
 
 def race(players: int, target: int, dice: int) -> LevelRace:
@@ -85,14 +85,14 @@ DRIVER = """
 import logging, sys, time
 from pathlib import Path
 import ray
-from solver import cluster
 from solver.checkpoint import Checkpoint
 from solver.engine import levels
+from solver.engine.levels import cluster, driver
 from solver.games.dalek.levels import LevelRace
 from solver.games.dalek.race import DalekRace
 from solver.games.dalek.files import parse_rules
 from solver.games.dalek.turn import compile_turn
-levels.CHUNK = {chunk}
+driver.CHUNK = {chunk}
 ray.init(address="{address}", logging_level=logging.ERROR, log_to_driver=False)
 game = LevelRace(DalekRace(compile_turn(parse_rules(dice=4)), 3, 8))
 levels.solve(game, store=Checkpoint(Path(sys.argv[1]), {parameters}), runner=cluster.RayRunner(),
@@ -165,12 +165,17 @@ def test_an_address_without_a_ray_head_is_refused_at_once(where, words) -> None:
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_the_command_line_joins_a_cluster_with_the_same_answer(address) -> None:
+def test_the_command_line_joins_a_cluster_with_the_same_answer(address, monkeypatch) -> None:
+    """--ray runs the command's solve on Ray and no later one: the same command without it, in
+    the same process, solves here."""
     args = ["dalek", "game", "--players", "3", "--target", "8", "--dice", "4", "--json",
             "--quiet", "--no-cache"]
-    there = run_cli(*args, "--ray", address)  # a child: --ray chooses Ray for its process
-    assert there.returncode == 0, there.stderr
-    assert json.loads(there.stdout)["seats"] == invoke(*args, "--engine", "levels")["seats"]
+    here, solve_here = [], driver.in_process
+    monkeypatch.setattr(driver, "in_process", lambda *a: here.append(a) or solve_here(*a))
+    there = invoke(*args, "--ray", address)
+    assert not here  # every level went to Ray
+    assert invoke(*args, "--engine", "levels")["seats"] == there["seats"]
+    assert here  # the runner --ray chose did not outlive its command
 
 
 @pytest.mark.parametrize("args, words", [

@@ -27,6 +27,7 @@ from solver.commands import (
     solving,
     table,
 )
+from solver.engine.solving import Solving
 from solver.errors import InputError, brief
 from solver.formatting import exact_texts, seats_text
 from solver.games.dalek import answers, cost
@@ -36,8 +37,8 @@ from solver.games.dalek.race import (
     DalekRace,
     Position,
     RaceValues,
-    solve_race,
 )
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.rules import (
     DEFAULT_DICE,
     DEFAULT_FACES,
@@ -166,21 +167,20 @@ def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: in
     return race, race.check_position(scores, seat - 1)
 
 
-def engine_for(race: DalekRace, exact: bool) -> tuple[str, str | None]:
-    """(engine, checkpoint) for this race as the command line asks (--engine, --checkpoint):
-    auto is the level engine (the faster one) for seats that all play to win, in float64, with
-    ties broken as it breaks them."""
+def engine_for(race: DalekRace, exact: bool) -> Solving:
+    """How to solve this race as the command line asks (--engine, --checkpoint, --ray): auto
+    is the level engine (the faster one) for seats that all play to win, in float64, with ties
+    broken as it breaks them."""
     return solving("dalek", exact, not race.seat_locals and race.tie_break == "first")
 
 
 def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
             ) -> RaceValues:
     """The race solved (read from the cache when possible), unless its cost is refused."""
-    engine, checkpoint = engine_for(race, exact)
+    how = engine_for(race, exact)
     with Progress(f"solving {race.players}-player race to {race.target}", quiet) as progress:
-        return solve_race(race, exact=exact, use_cache=not no_cache, force=force, engine=engine,
-                          checkpoint=checkpoint,
-                          progress=progress if engine == "levels" else progress.steps)
+        return solve_race(race, exact=exact, use_cache=not no_cache, force=force, solving=how,
+                          progress=progress if how.engine == "levels" else progress.steps)
 
 
 def _timings(clock: float, cached: bool) -> dict:

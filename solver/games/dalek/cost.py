@@ -146,14 +146,6 @@ def race_positions(race) -> tuple[int, int]:
     return before, final
 
 
-def solve_cost(race, exact: bool, engine: str) -> tuple[float, float]:
-    """(seconds, bytes) a solve of the race on `engine` (cyclic or levels) would take."""
-    if engine == "levels":
-        from solver.games.dalek.levels import LevelRace, estimate
-        return estimate(LevelRace(race))
-    return race_cost(race, exact)
-
-
 def race_cost(race, exact: bool) -> tuple[float, float]:
     """(seconds, bytes) one solve of the race is estimated to take."""
     before, final = race_positions(race)
@@ -187,52 +179,6 @@ def check_contrast(race, positions: int, force: bool) -> None:
     seconds = positions * (graph.size + graph.edges) * RACE_SECONDS_PER_ELEMENT[False]
     refuse(f"comparing the turns of {positions:,} positions", seconds,
            RACE_BYTES + (graph.size + graph.edges) * RACE_BYTES_PER_ELEMENT, force)
-
-
-def mean_points(pairs, policy) -> float:
-    """A seat's expected points per turn: its turn policy's exactly, or for "win" (a turn that
-    changes with the position) the most any turn can expect."""
-    from solver.games.dalek.policies import TurnPolicy, distribution
-    from solver.games.dalek.turn import solve_points
-
-    if isinstance(policy, TurnPolicy):
-        return float(sum(s * p for s, p in enumerate(distribution(policy))))
-    return solve_points(pairs.turn).value(pairs.turn.root)
-
-
-def games_cost(pairs, games: int, target: int, means: list[float], racing: list[bool]
-               ) -> tuple[float, float]:
-    """(seconds, bytes) of simulating `games` races to `target`, the seats expecting `means`
-    points a turn (some above 0), `racing` the seats that play "win". A race lasts about
-    target / best mean rounds, the slowest of many games up to twice that and 10 more; a "win"
-    seat derives the optimal turn of every position it meets."""
-    from solver.games.dalek.race import DalekRace
-
-    rounds = target / max(means) + 1
-    longest = 2 * rounds + 10
-    seats = len(means)
-    seconds = (STARTUP + games * seats * rounds * SIMULATED_TURN_SECONDS
-               + seats * longest * SIMULATED_CALL_SECONDS)
-    memory = games * seats * SIMULATED_GAME_BYTES
-    if any(racing):
-        before, _ = race_positions(DalekRace(pairs.turn, seats, target))
-        met = sum(racing) * min(before // seats, int(games * longest))
-        seconds += (met * pairs.size * WIN_SEAT_SECONDS_PER_PAIR
-                    + longest * min(games, before) * SIMULATED_CALL_SECONDS)
-        memory += met * pairs.size * (len(pairs.rules.keepable_faces) + 1)
-    return seconds, memory
-
-
-def check_games(pairs, games: int, target: int, means: list[float], racing: list[bool],
-                force: bool) -> None:
-    """Refuse to simulate races that would never end (no seat ever scores), or take too long
-    or too much memory (`games_cost`)."""
-    from solver.errors import InputError
-
-    if max(means) <= 0:
-        raise InputError("neither seat's policy ever scores: the race would never end")
-    seconds, memory = games_cost(pairs, games, target, means, racing)
-    refuse(f"simulating {games:,} races to {target}", seconds, memory, force)
 
 
 def check_decisions(turns: int, force: bool) -> None:

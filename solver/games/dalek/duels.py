@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from solver.engine.local import Choices
 from solver.games.dalek.arrays import Pairs
 from solver.games.dalek.policies import Policy, TurnPolicy, distribution
-from solver.games.dalek.race import DalekRace, RaceValues, solve_race
+from solver.games.dalek.race import DalekRace, RaceValues
+from solver.games.dalek.racesolve import solve_race
 
 
 def race_local(policy: TurnPolicy) -> Choices:

@@ -22,16 +22,18 @@ from pathlib import Path
 import numpy as np
 
 from solver.engine import levels
+from solver.engine.turn import WORKERS
 from solver.errors import InputError
+from solver.games.dalek.cost import race_cost
 from solver.games.dalek.race import (
     DalekRace,
     Position,
     RaceValues,
     after_turn,
-    cache_key,
     canonical,
     final_round,
     mixed_rows,
+    race_key,
     similar,
 )
 from solver.games.dalek.rules import reaches_target
@@ -195,8 +197,11 @@ class LevelRace:
                                 for moved in similar(scores, mover, self.players)])
 
     def parameters(self) -> dict:
-        """What a checkpoint of this solve must match: the race's cache key on this engine."""
-        return cache_key(self.race, "levels")
+        """What a checkpoint of this solve must match: the race on this engine and the code that
+        solves it here (this module's import closure)."""
+        from solver import cache
+
+        return {**race_key(self.race, "levels"), "code": cache.code_hash(__name__)}
 
 
 class PositionIndex(Mapping):
@@ -237,7 +242,14 @@ def estimate(game: LevelRace) -> tuple[float, float]:
     seconds = game.before_final * SECONDS_BEFORE_FINAL + final * SECONDS_FINAL
     memory = (game.turn.workspace_bytes + FIXED_BYTES
               + game.size * (8 * game.metrics + BYTES_PER_POSITION))
-    return seconds / levels.WORKERS, memory
+    return seconds / WORKERS, memory
+
+
+def solve_cost(race: DalekRace, exact: bool, engine: str) -> tuple[float, float]:
+    """(seconds, bytes) a solve of the race on `engine` (cyclic or levels) would take."""
+    if engine == "levels":
+        return estimate(LevelRace(race))
+    return race_cost(race, exact)
 
 
 def check(game: LevelRace, force: bool = False) -> None:
@@ -249,16 +261,16 @@ def check(game: LevelRace, force: bool = False) -> None:
 
 
 def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress=None,
-                 force: bool = False) -> RaceValues:
+                 force: bool = False, runner: levels.Runner | None = None) -> RaceValues:
     """Solve the race on the level engine (float64), resuming from and writing to a checkpoint
-    folder when given one. A solve estimated past the time budget is refused unless `force`
-    (past the memory, always)."""
+    folder when given one, its chunks solved by `runner` (default: here). A solve estimated
+    past the time budget is refused unless `force` (past the memory, always)."""
     from solver.checkpoint import Checkpoint
 
     game = LevelRace(race)  # its turn passes merge the graph once, for the estimate and the solve
     check(game, force)
     store = None if checkpoint is None else Checkpoint(Path(checkpoint), game.parameters())
-    solution = levels.solve(game, store=store, progress=progress)
+    solution = levels.solve(game, store=store, progress=progress, runner=runner)
     total = solution.total
     mixes = []
     for numbers, mix in solution.mixed:

@@ -25,8 +25,9 @@ from solver.errors import InputError
 from solver.faces import dice_words
 from solver.games.dalek import report as dalek_report
 from solver.games.dalek.commands import engine_for, rules_options, solved
-from solver.games.dalek.cost import solve_cost
-from solver.games.dalek.race import DalekRace, RaceValues, cache_key
+from solver.games.dalek.levels import solve_cost
+from solver.games.dalek.race import DalekRace, RaceValues
+from solver.games.dalek.racesolve import cache_key
 from solver.games.dalek.rules import (
     DEFAULT_TARGET,
     EXTERMINATE,
@@ -280,7 +281,7 @@ def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
     from solver import cache
 
     name = f"the {race.players}-player race to {race.target}"
-    engine, _ = engine_for(race, False)
+    engine = engine_for(race, False).engine
     cached = solve is not False and cache.load(cache_key(race, engine)) is not None
     if not (cached or solve):
         if solve is False:

@@ -27,7 +27,7 @@ from solver.errors import InputError, brief
 from solver.games.dalek.arrays import END_CODE, NONE, ROLL_CODE, STOP_CODE, Pairs, Play
 from solver.games.dalek.files import read_moves
 from solver.games.dalek.rules import DALEKS, HUMANS, MAX_DICE, MAX_VALUE, NOT_OVER, Rules, TurnState
-from solver.games.dalek.turn import points_utility
+from solver.games.dalek.turn import points_utility, solve_points
 from solver.games.dalek.typed import format_faces
 
 
@@ -231,6 +231,14 @@ def distribution(policy: TurnPolicy, play: Play | None = None) -> list[Fraction]
         np.add.at(mass, target, share[going])
     top = max(scores)
     return [Fraction(scores.get(s, 0), scale) for s in range(top + 1)]
+
+
+def mean_points(pairs: Pairs, policy: Policy) -> float:
+    """A seat's expected points per turn: its turn policy's exactly, or for "win" (a turn that
+    changes with the position) the most any turn can expect."""
+    if isinstance(policy, TurnPolicy):
+        return float(sum(s * p for s, p in enumerate(distribution(policy))))
+    return solve_points(pairs.turn).value(pairs.turn.root)
 
 
 def _validate_moves(policy: TurnPolicy, missing: np.ndarray) -> None:

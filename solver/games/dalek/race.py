@@ -362,13 +362,10 @@ class RaceValues:
                 for s in self.race.successors(position)]
 
 
-def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
-    """What a cached solve of this race answers: the rules, the race and the code that solved it
-    (this module's import closure, both engines in it; the turn passes included: the graph's
-    fingerprint covers its data, not the code that values it). The engines agree to 1e-12, not
-    to the bit, so each keeps its own entry."""
-    from solver import cache
-
+def race_key(race: DalekRace, engine: str = "cyclic") -> dict:
+    """What a solve of this race answers: the rules and the race, without the code, which the
+    module that solves adds (`racesolve.cache_key`; a level checkpoint, `levels.LevelRace`). The
+    engines agree to 1e-12, not to the bit, so each keeps its own entry."""
     rules = race.turn.rules
     key = {"game": "dalek_race", "faces": list(rules.die.faces),
            "weights": list(rules.die.weights), "dice": rules.dice, "tie_rule": rules.tie_rule,
@@ -381,72 +378,7 @@ def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
         key["against"] = race.against
     if engine == "levels":
         key["engine"] = "levels"
-    return {**key, "code": cache.code_hash(__name__)}
-
-
-def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,
-               force: bool = False, engine: str = "cyclic", checkpoint=None) -> RaceValues:
-    """Solve the race (float64, or exact rationals on the cyclic engine) on `engine` ("cyclic"
-    or "levels"), reusing a cached float solve. A solve estimated past the budget is refused
-    unless `force` (past the memory limit, always). `checkpoint`: a folder the level engine
-    resumes from and writes each finished level to. `progress` is called as the engine reports
-    (cyclic: (done, total); levels: a levels.Status)."""
-    from solver import cache
-
-    if engine == "levels" and exact:
-        raise ValueError("the level engine solves in float64 only")
-    if race.tie_break != "first" and (exact or engine == "levels"):
-        raise InputError("only the cyclic engine in float64 breaks ties by another seat")
-    key = cache_key(race, engine)
-    use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
-    if use_cache and not exact:
-        cached = cache.in_memory(key, lambda: _read_cached(race, key, engine))
-        if cached is not None:
-            return cached
-    if engine == "levels":
-        from solver.games.dalek.levels import solve_levels
-        values = solve_levels(race, checkpoint, progress, force)
-    else:
-        values = _solve_cyclic(race, exact, progress, force)
-    if use_cache and not exact:
-        positions = np.array([[*scores, mover] for scores, mover in values.index],
-                             dtype=np.int64).reshape(-1, race.players + 1)
-        rows = np.fromiter(values.index.values(), dtype=np.int64, count=len(positions))
-        cache.store(key, {"positions": positions, "table": values.table[rows],
-                          "residual": np.array(values.residual),
-                          "iterations": np.array(values.iterations),
-                          "components": np.array(values.components),
-                          **({"mixed": values.mixed} if len(values.mixed) else {})})
-    return values
-
-
-def _read_cached(race: DalekRace, key: dict, engine: str) -> RaceValues | None:
-    """The values of the race's solve stored in the disk cache under `key`, or None."""
-    from solver import cache
-
-    stored = cache.load(key)
-    if stored is None:
-        return None
-    index = {(tuple(row[:-1]), int(row[-1])): i
-             for i, row in enumerate(stored["positions"].tolist())}
-    return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
-                      iterations=int(stored["iterations"]),
-                      components=int(stored["components"]), cached=True,
-                      engine=engine, mixed=stored.get("mixed", np.empty((0, 0))))
-
-
-def _solve_cyclic(race: DalekRace, exact: bool, progress, force: bool) -> RaceValues:
-    from solver.engine.cyclic import solve
-    from solver.games.dalek.cost import check_race
-
-    check_race(race, exact, force)
-    solution = solve(race, race.start(), exact=exact, progress=progress)
-    graph = solution.graph
-    return RaceValues(race, graph.index, solution.table[:graph.size],
-                      None if solution.exact is None else solution.exact[:graph.size],
-                      solution.residual, solution.iterations, solution.components,
-                      solution.seconds, mixed=mixed_rows(
-                          [(positions, mix) for positions, mix in solution.mixed]))
+    return key
 
 
 def mixed_rows(mixes: list) -> np.ndarray:

@@ -27,7 +27,8 @@ import numpy as np
 from solver.engine.local import Choices, Response, TurnLocal
 from solver.games.dalek.arrays import Pairs
 from solver.games.dalek.duels import race_local
-from solver.games.dalek.race import DalekRace, Position, solve_race
+from solver.games.dalek.race import DalekRace, Position
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.rulefamilies import Learned, Rulebook, TurnRule
 from solver.rulesearch import Family, Found, frontier, search
 
@@ -114,7 +115,7 @@ def perfect_turns(pairs: Pairs, target: int) -> dict[Position, Played]:
     cache when solved before): its result distribution, from one turn pass per position, kept
     in the disk cache beside the race's values."""
     from solver import cache
-    from solver.games.dalek.race import cache_key
+    from solver.games.dalek.racesolve import cache_key
 
     race = DalekRace(pairs.turn, 2, target)
     key = {**cache_key(race), "what": "perfect_turns",

@@ -357,7 +357,7 @@ def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast
         summary.update(positions_where_points_play_loses=int(np.sum(regrets > 1e-9)),
                        largest_regret=float(regrets.max()) if len(rows) else 0.0,
                        mean_regret=float(regrets.mean()) if len(rows) else 0.0)
-    from solver.games.dalek.race import cache_key
+    from solver.games.dalek.racesolve import cache_key
 
     parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race, values.engine)
                                           .items() if k != "game"}}

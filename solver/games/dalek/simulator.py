@@ -12,12 +12,21 @@ import numpy as np
 from solver.dice import throw
 from solver.errors import InputError
 from solver.games.dalek.arrays import END_CODE, ROLL_CODE, STOP_CODE, THEN, Pairs, Play
+from solver.games.dalek.cost import (
+    SIMULATED_CALL_SECONDS,
+    SIMULATED_GAME_BYTES,
+    SIMULATED_TURN_SECONDS,
+    STARTUP,
+    WIN_SEAT_SECONDS_PER_PAIR,
+    race_positions,
+)
 from solver.games.dalek.files import MOVE_COLUMNS
 from solver.games.dalek.policies import WIN, Policy, TurnPolicy, optimal_policies
-from solver.games.dalek.race import RaceValues
+from solver.games.dalek.race import DalekRace, RaceValues
 from solver.games.dalek.rules import NOT_OVER, TO_ROLL, TurnState, reaches_target, winners
 from solver.games.dalek.turn import CompiledTurn
 from solver.games.dalek.typed import format_faces
+from solver.limits import refuse
 
 BATCH = 1 << 17  # turns played side by side (memory: a few hundred bytes each)
 
@@ -178,3 +187,35 @@ class RaceSeat:
             rows = np.flatnonzero(group.reshape(-1) == g)
             result[rows] = dalek_turns(self.policies[key], len(rows), self.rng)
         return result
+
+
+# ---- what a simulation costs ------------------------------------------------------------------
+def games_cost(pairs: Pairs, games: int, target: int, means: list[float], racing: list[bool]
+               ) -> tuple[float, float]:
+    """(seconds, bytes) of simulating `games` races to `target`, the seats expecting `means`
+    points a turn (some above 0), `racing` the seats that play "win" (figures in cost.py). A
+    race lasts about target / best mean rounds, the slowest of many games up to twice that and
+    10 more; a "win" seat derives the optimal turn of every position it meets."""
+    rounds = target / max(means) + 1
+    longest = 2 * rounds + 10
+    seats = len(means)
+    seconds = (STARTUP + games * seats * rounds * SIMULATED_TURN_SECONDS
+               + seats * longest * SIMULATED_CALL_SECONDS)
+    memory = games * seats * SIMULATED_GAME_BYTES
+    if any(racing):
+        before, _ = race_positions(DalekRace(pairs.turn, seats, target))
+        met = sum(racing) * min(before // seats, int(games * longest))
+        seconds += (met * pairs.size * WIN_SEAT_SECONDS_PER_PAIR
+                    + longest * min(games, before) * SIMULATED_CALL_SECONDS)
+        memory += met * pairs.size * (len(pairs.rules.keepable_faces) + 1)
+    return seconds, memory
+
+
+def check_games(pairs: Pairs, games: int, target: int, means: list[float],
+                racing: list[bool], force: bool) -> None:
+    """Refuse to simulate races that would never end (no seat ever scores), or take too long
+    or too much memory (`games_cost`)."""
+    if max(means) <= 0:
+        raise InputError("neither seat's policy ever scores: the race would never end")
+    seconds, memory = games_cost(pairs, games, target, means, racing)
+    refuse(f"simulating {games:,} races to {target}", seconds, memory, force)

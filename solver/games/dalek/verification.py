@@ -22,6 +22,7 @@ from solver.games.dalek.race import DalekRace
 from solver.games.dalek.rules import DEFAULT_TARGET, MAX_TARGET, Rules
 from solver.games.dalek.simulator import (
     Decisions,
+    check_games,
     dalek_games,
     dalek_turns,
     decision_rows,
@@ -131,8 +132,8 @@ def _duel(pairs: arrays.Pairs, policy: str, opponent: str, target: int, count: i
     policies = (dp.parse_policy(policy, pairs, duel=True),
                 dp.parse_policy(opponent, pairs, duel=True))
     racing = [isinstance(p, dp.RacePolicy) for p in policies]
-    cost.check_games(pairs, count, target, [cost.mean_points(pairs, p) for p in policies],
-                     racing, force)
+    check_games(pairs, count, target, [dp.mean_points(pairs, p) for p in policies], racing,
+                force)
     values = duels.solve_duel(pairs, policies, target, force=force).values if any(racing) else None
     if bug in BUGS and not all(isinstance(p, dp.TurnPolicy) for p in policies):
         raise InputError("a turn's bug plays fixed turn policies only (not win)")

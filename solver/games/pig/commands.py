@@ -71,7 +71,7 @@ def solved_game(target: int, hold: int, exact: bool, quiet: bool, force: bool
         if exact:
             entry["p_first_wins_exact"] = exact_text(solution.exact_values(rules.start())[0])
         entry.update(published=PUBLISHED.get(target, {}).get(holds),
-                     residual=solution.residual, positions=solution.graph.size,
+                     residual=solution.residual, positions=solution.size,
                      seconds=solution.seconds["total"])
         policies.append(entry)
     cache.store_json(key, policies)

@@ -190,16 +190,16 @@ def solve_game(rules: Strike, exact: bool, quiet: bool, force: bool, no_cache: b
     game once (then reads it from the cache) and answers any position a game reaches."""
     from solver.games.strike import levels
 
-    engine, checkpoint = solving("strike", exact, positions(rules) > LEVELS_BY_DEFAULT)
-    if engine == "cyclic":
+    how = solving("strike", exact, positions(rules) > LEVELS_BY_DEFAULT)
+    if how.engine == "cyclic":
         at = rules.start() if start is None else start
-        return solve_checked(rules, at, exact, quiet, force, in_play), engine
+        return solve_checked(rules, at, exact, quiet, force, in_play), how.engine
     with Progress(f"solving {rules.players}-player Strike", quiet) as progress:
-        solution = levels.solved(rules, checkpoint=checkpoint, progress=progress,
+        solution = levels.solved(rules, solving=how, progress=progress,
                                  use_cache=not no_cache, force=force)
     if start is not None:
         solution.reaches(start)
-    return solution, engine
+    return solution, how.engine
 
 
 def position_options(command):
@@ -368,8 +368,7 @@ def table_command(out, players, edition, dice, quiet, no_cache, force, as_json, 
             "positions": summary["positions"], "p_win_seat1": summary["p_win_seat1"],
             "residual": summary["residual"],
             "sweep_hits": [float(Fraction(h)) for h in hits], "sweep_hits_exact": hits,
-            "timings": strike_report.timings(time.perf_counter() - start,
-                                             getattr(solution, "cached", False))}
+            "timings": strike_report.timings(time.perf_counter() - start, solution.cached)}
     sweep = f"; --hit sweep over {', '.join(hits)}" if hits else ""
     emit(data, f"wrote {folder}: {summary['positions']} positions, every seat's value; P(seat "
                f"1 wins) {summary['p_win_seat1']:.12f}{sweep}\nmanifest: {manifest}", as_json)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from math import comb, factorial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from solver.engine.local import Choices
+from solver.engine.solving import Solving
 from solver.errors import InputError
 from solver.games.strike import rules
 from solver.games.strike.model import (
@@ -329,7 +331,7 @@ class LevelStrike:
 
 
 class PositionIndex(Mapping):
-    """Reachable positions -> their numbers (what cyclic.GameGraph.index answers)."""
+    """Reachable positions -> their numbers."""
 
     def __init__(self, game: LevelStrike, reachable: np.ndarray) -> None:
         self.game, self.reachable = game, reachable
@@ -347,43 +349,16 @@ class PositionIndex(Mapping):
         return int(self.reachable.sum())
 
 
-class _Locals:
-    """Number -> the model's local model there (what GameGraph.locals[local_of[p]] answers)."""
-
-    def __init__(self, game: LevelStrike) -> None:
-        self.game = game
-
-    def __getitem__(self, number: int) -> Choices:
-        return self.game.game.local(self.game.position(int(number)))
-
-
-class _Same:
-    """A position's local model is keyed by its number (GameGraph.local_of, without an array
-    of every number)."""
-
-    def __getitem__(self, number: int) -> int:
-        return number
-
-
-class _Graph:
-    """The parts of cyclic.GameGraph that Strike's reports read."""
-
-    def __init__(self, game: LevelStrike, reachable: np.ndarray) -> None:
-        self.index = PositionIndex(game, reachable)
-        self.locals = _Locals(game)
-        self.local_of = _Same()
-        self.size = len(self.index)
-
-
 @dataclass
 class LevelSolution:
-    """A level solve of Strike, answering as cyclic.Solution does for report.py (float64). The
-    table has a column per number (NaN where unreachable), or when `compact` (as the cache
-    keeps it) one per reachable position, in the order of their numbers."""
+    """A level solve of Strike (float64), a `solver.engine.solution.SolvedGame` as the cyclic
+    engine's Solution is. The table has a column per number (NaN where unreachable), or when
+    `compact` (as the cache keeps it) one per reachable position, in the order of their
+    numbers."""
 
     game: LevelStrike
     table: np.ndarray  # (metrics, size), or (metrics, reachable positions) when compact
-    graph: _Graph
+    index: PositionIndex
     residual: float
     iterations: int
     components: int
@@ -393,11 +368,24 @@ class LevelSolution:
     exact = None
     _rank: np.ndarray | None = field(default=None, repr=False)
 
+    @property
+    def size(self) -> int:
+        return len(self.index)
+
+    def __contains__(self, position: object) -> bool:
+        return position in self.index
+
+    def positions(self) -> Iterator[Position]:
+        return iter(self.index)
+
+    def local(self, position: Position) -> Choices:
+        return self.game.game.local(position)
+
     def column(self, number: int) -> int:
         """The table's column of a reachable position's number."""
         if not self.compact:
             return number
-        return int(np.count_nonzero(self.graph.index.reachable[:number]))
+        return int(np.count_nonzero(self.index.reachable[:number]))
 
     def columns(self, numbers: np.ndarray) -> np.ndarray:
         """`column` of many numbers (a compact table: from a rank of every number, made
@@ -405,13 +393,16 @@ class LevelSolution:
         if not self.compact:
             return numbers
         if self._rank is None:
-            self._rank = np.cumsum(self.graph.index.reachable) - 1
+            self._rank = np.cumsum(self.index.reachable) - 1
         return self._rank[numbers]
 
     def values(self, position: Position) -> np.ndarray:
-        return self.table[:, self.column(self.graph.index[position])]
+        return self.table[:, self.column(self.index[position])]
 
-    def exact_values(self, position: Position) -> list:
+    def exact_values(self, position: Position) -> list[Fraction]:
+        raise ValueError("the level engine solves in float64 only")
+
+    def exact_utilities(self, position: Position) -> list[Fraction]:
         raise ValueError("the level engine solves in float64 only")
 
     def utilities(self, position: Position) -> np.ndarray:
@@ -424,7 +415,7 @@ class LevelSolution:
     def reaches(self, position: Position) -> None:
         """Refuse (one line) a position no game reaches from the start: the solve has no value
         there."""
-        if position not in self.graph.index:
+        if position not in self:
             raise InputError("no game of these rules reaches this position from the start, so "
                              "the level engine has no value there: --engine cyclic solves from "
                              "it")
@@ -446,27 +437,30 @@ def check(game: Strike, force: bool = False) -> None:
                   memory, force)
 
 
-def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=None
-                 ) -> LevelSolution:
+def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=None,
+                 runner: levels.Runner | None = None) -> LevelSolution:
     """Solve Strike on the level engine (float64), resuming from and writing to a checkpoint
-    folder when given one."""
+    folder when given one, its chunks solved by `runner` (default: here)."""
     from solver.checkpoint import Checkpoint
     from solver.engine import levels
 
     numbered = LevelStrike(game)
     store = None if checkpoint is None else Checkpoint(Path(checkpoint), numbered.parameters())
-    solution = levels.solve(numbered, store=store, progress=progress)
+    solution = levels.solve(numbered, store=store, progress=progress, runner=runner)
     total = solution.total
-    return LevelSolution(numbered, solution.values, _Graph(numbered, solution.reachable),
+    return LevelSolution(numbered, solution.values, PositionIndex(numbered, solution.reachable),
                          total.residual, total.iterations, total.components, solution.seconds)
 
 
-def solved(game: Strike, *, checkpoint: Path | str | None = None, progress=None,
+def solved(game: Strike, *, solving: Solving | None = None, progress=None,
            use_cache: bool = True, force: bool = False) -> LevelSolution:
     """The whole game's level solve: read from the cache, else solved (after its cost is
     checked, see `check`) and cached: the values of the reachable positions, and which numbers
-    those are (the numbering is arithmetic, so it needs nothing more)."""
+    those are (the numbering is arithmetic, so it needs nothing more). `solving` gives the
+    checkpoint folder and the runner of the chunks."""
     from solver import cache
+
+    solving = solving or Solving("levels")
 
     key = cache_key(game)
     if use_cache:
@@ -474,9 +468,9 @@ def solved(game: Strike, *, checkpoint: Path | str | None = None, progress=None,
         if found is not None:
             return found
     check(game, force)
-    solution = solve_levels(game, checkpoint, progress)
+    solution = solve_levels(game, solving.checkpoint, progress, solving.runner)
     if use_cache:
-        reachable = solution.graph.index.reachable
+        reachable = solution.index.reachable
         cache.store(key, {"reachable": np.packbits(reachable),
                           "table": solution.table[:, reachable],
                           "residual": np.array(solution.residual),
@@ -500,7 +494,7 @@ def _read_cached(game: Strike, key: dict) -> LevelSolution | None:
         return None
     numbered = LevelStrike(game)
     reachable = np.unpackbits(stored["reachable"], count=numbered.size).astype(bool)
-    return LevelSolution(numbered, stored["table"], _Graph(numbered, reachable),
+    return LevelSolution(numbered, stored["table"], PositionIndex(numbered, reachable),
                          float(stored["residual"]), int(stored["iterations"]),
                          int(stored["components"]),
                          {"total": time.perf_counter() - clock}, cached=True, compact=True)

@@ -22,7 +22,7 @@ import click
 
 from solver.commands import OutputPath
 from solver.companion import Table, read_save, replay
-from solver.engine.cyclic import Solution
+from solver.engine.solution import SolvedGame
 from solver.errors import InputError
 from solver.formatting import exact_text, percent
 from solver.games.strike import report as strike_report
@@ -75,10 +75,10 @@ class Companion:
                             points_count=setup.get("points_count"))
         self.states = [State((self.game.dice,) * self.game.players, (), rules.FIRST, SETUP)]
         self.lines: list[str] = []
-        self.extra: dict[Position, Solution] = {}
+        self.extra: dict[Position, SolvedGame[Position]] = {}
 
     @cached_property
-    def solution(self) -> Solution:
+    def solution(self) -> SolvedGame[Position]:
         """The whole game solved once from the start, on the engine `strike game` takes (its
         cost check, its cache)."""
         return solve_game(self.game, exact=False, quiet=False, force=self.force,
@@ -179,7 +179,7 @@ class Companion:
         """best-move's report for the state."""
         position = self.position(state)
         solution = self.solution
-        if position not in solution.graph.index:  # a position the start cannot reach: solved
+        if position not in solution:  # a position the start cannot reach: solved
             # from there on the cyclic engine (the level engine solves from the start only)
             if position not in self.extra:
                 self.extra[position] = solve_checked(self.game, position, False, True,

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.engine.cyclic import Solution, solve
+from solver.engine.cyclic import solve
+from solver.engine.solution import SolvedGame
 from solver.formatting import exact_text, percent
 from solver.games.strike.model import (
     MID,
@@ -49,9 +50,9 @@ def timings(seconds: float, cached: bool = False) -> dict:
     return {"total": seconds, "cached": cached}
 
 
-def solve_timings(solution: Solution) -> dict:
+def solve_timings(solution: SolvedGame[Position]) -> dict:
     """How long the solve took (or reading it from the cache)."""
-    return timings(solution.seconds["total"], getattr(solution, "cached", False))
+    return timings(solution.seconds["total"], solution.cached)
 
 
 def position_data(position: Position, numbers: list[int]) -> dict:
@@ -61,7 +62,7 @@ def position_data(position: Position, numbers: list[int]) -> dict:
             "big_hit": position.phase == START and not position.arena}
 
 
-def seat_values(game: Strike, solution: Solution, position: Position, exact: bool
+def seat_values(game: Strike, solution: SolvedGame[Position], position: Position, exact: bool
                 ) -> list[dict]:
     """Each seat's value at a position: P(win), and expected points under points scoring."""
     row = solution.values(position)
@@ -86,11 +87,10 @@ def seat_values(game: Strike, solution: Solution, position: Position, exact: boo
     return seats
 
 
-def option_values(solution: Solution, position: Position, exact: bool
+def option_values(solution: SolvedGame[Position], position: Position, exact: bool
                   ) -> tuple[np.ndarray, list[Fraction] | None]:
     """The mover's metric for each option of the position's local model (float, exact)."""
-    p = solution.graph.index[position]
-    local = solution.graph.locals[int(solution.graph.local_of[p])]
+    local = solution.local(position)
     floats = local.values(solution.utilities(position))[0]
     if not exact:
         return floats, None
@@ -113,7 +113,7 @@ def labelled_options(game: Strike, position: Position, numbers: list[int]) -> li
     return [("throw", 0)]
 
 
-def best_move(game: Strike, solution: Solution, position: Position, numbers: list[int],
+def best_move(game: Strike, solution: SolvedGame[Position], position: Position, numbers: list[int],
               exact: bool, edition: int) -> dict:
     """The position, the mover's options with their values and regrets, best first (ties in
     the order the solver breaks them: stop before throwing again; at setup, repeating a number
@@ -181,7 +181,7 @@ def _worth(option: dict, scoring: str, unit: bool = True) -> str:
     return f"{option['value']:.2f}{' expected points' if unit else ''}"
 
 
-def placement_line(game: Strike, solution: Solution) -> list[dict]:
+def placement_line(game: Strike, solution: SolvedGame[Position]) -> list[dict]:
     """The placements of optimal play from the start, as numbers (group k shows k + 1; the
     lowest best number is named, as every number making the same arena is equally good)."""
     position, numbers, line = game.start(), [], []
@@ -200,7 +200,7 @@ def placement_line(game: Strike, solution: Solution) -> list[dict]:
     return line
 
 
-def second_placement(game: Strike, solution: Solution) -> tuple[float, float]:
+def second_placement(game: Strike, solution: SolvedGame[Position]) -> tuple[float, float]:
     """The second placer's value when placing the first placer's number, and a new one."""
     placed = game.successors(game.start())[0]  # seat 1's numbers are all alike: one option
     floats, _ = option_values(solution, placed, False)
@@ -209,7 +209,7 @@ def second_placement(game: Strike, solution: Solution) -> tuple[float, float]:
     return sign * float(floats[options["place 1"]]), sign * float(floats[options["place 2"]])
 
 
-def game_summary(game: Strike, solution: Solution, exact: bool, edition: int,
+def game_summary(game: Strike, solution: SolvedGame[Position], exact: bool, edition: int,
                  position: Position | None = None, numbers: list[int] | None = None) -> dict:
     """Each seat's value at the start (with the optimal placements) or at `position` (its
     arena typed as `numbers`), and how the solve went."""
@@ -217,7 +217,7 @@ def game_summary(game: Strike, solution: Solution, exact: bool, edition: int,
         {"position": position_data(position, numbers or [])}
     return {"rules": rules_of(game, edition),
             "seats": seat_values(game, solution, position or game.start(), exact), **where,
-            "residual": solution.residual, "positions": solution.graph.size,
+            "residual": solution.residual, "positions": solution.size,
             "components": solution.components, "iterations": solution.iterations,
             "timings": solve_timings(solution)}
 
@@ -247,7 +247,7 @@ def _table_row(game: Strike, mover: int, stocks, numbers: list[int], phase: int,
             *((repr(sign * float(c) + 0.0) for c in choices) if choices else ("", "")))
 
 
-def _position_row(game: Strike, solution: Solution, position: Position) -> tuple:
+def _position_row(game: Strike, solution: SolvedGame[Position], position: Position) -> tuple:
     """A position's row, from the position's local model."""
     numbers = representative(position.arena)
     floats, _ = option_values(solution, position, False)
@@ -258,16 +258,18 @@ def _position_row(game: Strike, solution: Solution, position: Position) -> tuple
                       (floats[0], floats[1]) if position.phase == MID else None)
 
 
-def policy_rows(game: Strike, solution: Solution) -> Iterator[tuple]:
+def policy_rows(game: Strike, solution: SolvedGame[Position]) -> Iterator[tuple]:
     """Every position the solve reached, one row each: by phase, stocks, mover and arena
     (cyclic engine); in the order of their numbers (level engine, `level_rows`)."""
-    if hasattr(solution.graph, "positions"):
-        for position in sorted(solution.graph.positions,
+    from solver.games.strike.levels import LevelSolution
+
+    if not isinstance(solution, LevelSolution):
+        for position in sorted(solution.positions(),
                                key=lambda p: (-p.phase, p.stocks, p.mover, p.arena)):
             yield _position_row(game, solution, position)
         return
     numbered = solution.game
-    reached = np.flatnonzero(solution.graph.index.reachable)
+    reached = np.flatnonzero(solution.index.reachable)
     setup = reached < len(numbered.setup)
     for number in reached[setup].tolist():
         yield _position_row(game, solution, numbered.setup[number])
@@ -305,7 +307,7 @@ def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 15
                              values[:, k], tuple(choices[k]) if phase == MID else None)
 
 
-def write_tables(out: Path, command: str, game: Strike, solution: Solution,
+def write_tables(out: Path, command: str, game: Strike, solution: SolvedGame[Position],
                  hits: tuple[Fraction, ...] = SWEEP_HITS, edition: int = DEFAULT_EDITION
                  ) -> tuple[Path, dict]:
     """The policy and every seat's value at every position the solve reached
@@ -321,12 +323,12 @@ def write_tables(out: Path, command: str, game: Strike, solution: Solution,
         same, different = second_placement(swept, result)
         first = result.values(swept.start())[swept.layout.win(0)]
         sweep.append((exact_text(hit), repr(float(first)), repr(different), repr(same),
-                      result.graph.size, f"{result.residual:.1e}"))
+                      result.size, f"{result.residual:.1e}"))
     if hits:
         files += write_table(out, "hit_sweep", ["hit", "p_win_seat1", "seat2_p_win_if_different",
                                                  "seat2_p_win_if_same", "positions", "residual"],
                              sweep)
-    summary = {"positions": solution.graph.size,
+    summary = {"positions": solution.size,
                "p_win_seat1": float(start[game.layout.win(0)]),
                "residual": solution.residual,
                "sweep_hits": [exact_text(h) for h in hits]}

@@ -23,7 +23,8 @@ from solver.engine.local import Choices
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import DalekRace, RaceValues, solve_race
+from solver.games.dalek.race import DalekRace, RaceValues
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import compile_turn
 
 
@@ -34,7 +35,7 @@ def turn(dice: int):
 
 def solved(players: int, target: int, dice: int, exact: bool = False, **options) -> RaceValues:
     race = DalekRace(turn(dice), players, target, **options)
-    return solve_race(race, exact=exact, use_cache=False, engine="cyclic")
+    return solve_race(race, exact=exact, use_cache=False)
 
 
 # ---- the tie-break ------------------------------------------------------------------------------

@@ -13,10 +13,12 @@ from helpers import kill_part_way, run_cli
 
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore
+from solver.engine.levels import driver
 from solver.errors import InputError
 from solver.games.dalek.files import parse_rules
 from solver.games.dalek.levels import LevelRace, check, solve_levels
-from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import compile_turn
 from solver.progress import Progress
 
@@ -89,7 +91,7 @@ def test_a_level_split_for_many_workers_has_the_same_bits(monkeypatch) -> None:
             sizes.extend(len(task.positions) for task in tasks)
             return levels.in_process(game, values, state, tasks, eager, tolerance)
 
-    monkeypatch.setattr(levels, "SMALLEST", 4)
+    monkeypatch.setattr(driver, "SMALLEST", 4)  # where chunk_size reads it
     split = levels.solve(game, runner=Wide())
     whole = levels.solve(game)
     assert sum(sizes) == whole.total.positions

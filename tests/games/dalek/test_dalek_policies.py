@@ -185,7 +185,8 @@ def test_fixed_duel_matches_rounds_recursion(pairs_of) -> None:
 def test_playing_to_win_beats_any_fixed_turn(pairs_of) -> None:
     """Against a fixed opponent, the win seat's value is at least that of any fixed policy in
     its place, and with both seats playing to win the duel is the plain race."""
-    from solver.games.dalek.race import DalekRace, solve_race
+    from solver.games.dalek.race import DalekRace
+    from solver.games.dalek.racesolve import solve_race
 
     pairs = pairs_of("H4 H2 D3 D2 DOC EXT", 4, "ge")
     opponent = dp.keep_daleks(pairs, 6)

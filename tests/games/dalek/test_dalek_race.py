@@ -17,7 +17,8 @@ from dalek_bruteforce import BruteForce
 from dalek_race_bruteforce import FACES, ExplicitRace, Position
 
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import DalekRace, RaceValues, solve_race
+from solver.games.dalek.race import DalekRace, RaceValues
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import compile_turn
 
 

@@ -27,7 +27,8 @@ from solver.games.dalek import policies as dp
 from solver.games.dalek import racefamilies as rr
 from solver.games.dalek import rulefamilies as rf
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.race import DalekRace, solve_race
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import compile_turn
 
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from helpers import kill_part_way, run_cli
 
-from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore, solve
+from solver.engine.levels import chunks
 from solver.errors import InputError
 from solver.games.strike.levels import LevelStrike, _lehmer, _unlehmer, solve_levels
 from solver.games.strike.model import Strike
@@ -59,11 +59,28 @@ def test_numbering_plays_the_model(solved) -> None:
 
 def test_levels_agree_with_the_cyclic_engine(solved) -> None:
     _, _, cyclic, dense = solved
-    assert dense.graph.size == cyclic.graph.size
+    assert dense.size == cyclic.size
     for position, row in zip(cyclic.graph.positions, cyclic.table):
         assert dense.values(position) == pytest.approx(row, abs=1e-12)
     assert dense.residual <= 1e-12
-    assert np.isnan(dense.table[:, ~dense.graph.index.reachable]).all()
+    assert np.isnan(dense.table[:, ~dense.index.reachable]).all()
+
+
+def test_both_solutions_answer_alike(solved) -> None:
+    """The level solve answers what reports ask of a solve (solver.engine.solution.SolvedGame)
+    as the cyclic engine's Solution does: the same positions, each with the same local model,
+    values and utilities; neither has exact values here."""
+    _, _, cyclic, dense = solved
+    assert set(dense.positions()) == set(cyclic.positions())
+    for position in cyclic.positions():
+        assert position in dense and position in cyclic
+        assert dense.local(position).exact == cyclic.local(position).exact
+        assert dense.utilities(position) == pytest.approx(cyclic.utilities(position), abs=1e-12)
+    assert dense.exact is None and cyclic.exact is None
+    with pytest.raises(ValueError):
+        dense.exact_utilities(cyclic.graph.positions[0])
+    with pytest.raises(ValueError):
+        cyclic.exact_utilities(cyclic.graph.positions[0])
 
 
 def test_seat_values_sum_as_they_must(solved) -> None:
@@ -71,7 +88,7 @@ def test_seat_values_sum_as_they_must(solved) -> None:
     n-1, n-2, ..., 1 and the winner 0: expected points sum to n(n-1)/2; counted before the
     elimination, n, ..., 2: n - 1 more."""
     game, _, _, dense = solved
-    table = dense.table[:, dense.graph.index.reachable]
+    table = dense.table[:, dense.index.reachable]
     layout, n = game.layout, game.players
     wins = table[[layout.win(s) for s in range(n)]].sum(axis=0)
     assert np.abs(wins - 1).max() <= 1e-12
@@ -187,7 +204,7 @@ def test_what_an_engine_cannot_do_is_refused_in_one_line(args, words) -> None:
 @pytest.mark.parametrize("players, dice, scoring", [(3, 3, "points"), (4, 2, "win")])
 def test_swept_systems_agree_with_the_cyclic_engine(players, dice, scoring, monkeypatch) -> None:
     """Large systems are solved by Gauss-Seidel sweeps, not directly: every system swept here."""
-    monkeypatch.setattr(levels, "DIRECT", 0)
+    monkeypatch.setattr(chunks, "DIRECT", 0)
     game = Strike(players, dice, scoring=scoring)
     cyclic, dense = solve(game), solve_levels(game)
     assert dense.residual <= 1e-12

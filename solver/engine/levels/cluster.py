@@ -3,7 +3,7 @@ process.
 
 A level's chunks are independent: each reads the game, the values and states of the finished
 levels, and the level's eager flag, and gives its own positions' values
-(`levels.solve_chunk`, a pure function). Here the game goes into Ray's object store once per
+(`chunks.solve_chunk`, a pure function). Here the game goes into Ray's object store once per
 solve, the values and states once per level (workers on a node share them without copies), the
 chunks become tasks, and their results are taken in the chunks' order: the driver writes them,
 and every sum, exactly as in one process. A worker keeps the game it unpickled (and the
@@ -21,37 +21,27 @@ import logging
 import socket
 import time
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.errors import InputError
 
 if TYPE_CHECKING:
-    from solver.engine.levels import ChunkResult, ChunkTask, Runner
+    from solver.engine.levels.protocols import LevelGame, OptionGame
+    from solver.engine.levels.records import ChunkResult, ChunkTask
 
 LOCAL = "auto"  # --ray auto: start a Ray instance on this machine
 RETRIES = 3  # runs of a task whose worker died, after the first
 INSTALL = "--ray needs the cluster extra: pip install 'dice-solver[cluster]'"
 
-_chosen: Runner | None = None  # the runner the command line chose
-_game: tuple[str, object] | None = None  # in a worker: (the game's object id, the game)
+_game: tuple[str, LevelGame | OptionGame] | None = None  # in a worker: (its object id, the game)
 
 
 def require() -> None:
     """Refuse (one line) a cluster when Ray is not installed."""
     if importlib.util.find_spec("ray") is None:
         raise InputError(INSTALL)
-
-
-def choose(address: str, workers: int | None) -> None:
-    """Solve every level of this process's solves on Ray (the command line's `--ray`)."""
-    global _chosen
-    _chosen = RayRunner(address, workers)
-
-
-def chosen() -> Runner | None:
-    return _chosen
 
 
 class RayRunner:
@@ -65,9 +55,9 @@ class RayRunner:
             raise InputError("--workers is for --ray auto: a cluster's nodes say how many "
                              "CPUs they give (ray start --num-cpus)")
         self.address, self.workers = address, workers
-        self.log: list[dict] = []
+        self.log: list[dict[str, float]] = []
         self._game: tuple[object, object] | None = None  # (the game, its object ref)
-        self._task = None
+        self._task: Any = None  # the chunk as a Ray remote function, once started
 
     def start(self) -> None:
         """Start or join the Ray instance (once)."""
@@ -94,9 +84,9 @@ class RayRunner:
         import ray
 
         self.start()
-        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
 
-    def __call__(self, game, values: np.ndarray, state: np.ndarray,
+    def __call__(self, game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
                  tasks: Iterable[ChunkTask], eager: bool, tolerance: float
                  ) -> Iterator[ChunkResult]:
         import ray
@@ -113,8 +103,8 @@ class RayRunner:
                 0 if task.edges is None else sum(
                     a.nbytes for a in vars(task.edges).values()))
             refs.append(self._task.remote(shared, values_ref, state_ref, task, eager, tolerance))
-        entry = {"tasks": len(refs), "put": values.nbytes + state.nbytes, "sent": sent,
-                 "returned": 0, "work": 0.0, "positions": 0}
+        entry: dict[str, float] = {"tasks": len(refs), "put": values.nbytes + state.nbytes,
+                                   "sent": sent, "returned": 0, "work": 0.0, "positions": 0}
         for ref in refs:
             try:
                 result = ray.get(ref)
@@ -150,13 +140,13 @@ def _first_line(error: Exception) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
-def _solve(shared: list, values: np.ndarray, state: np.ndarray, task: ChunkTask, eager: bool,
+def _solve(shared: list[Any], values: np.ndarray, state: np.ndarray, task: ChunkTask, eager: bool,
            tolerance: float) -> ChunkResult:
     """A Ray task: one chunk, with the game this worker holds for the solve (read from the
     object store at its first task), its turn passes on one thread (the task holds one CPU)."""
     import ray
 
-    from solver.engine.levels import solve_chunk
+    from solver.engine.levels.chunks import solve_chunk
 
     global _game
     key = shared[0].hex()

@@ -1,0 +1,93 @@
+"""What the level engine asks of what it is given: a game (`LevelGame`, with a shared turn
+graph, or `OptionGame`, with explicit options), a `Store` of finished levels, and a `Runner`
+of a level's chunks. These are its extension points."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, Protocol
+
+import numpy as np
+
+from solver.engine.levels.passes import TurnPasses
+from solver.engine.levels.records import ChunkResult, ChunkTask, Edges
+
+
+class LevelGame(Protocol):
+    """A game as the level engine sees it. Positions are numbers 0..size-1; each has a mover who
+    maximises one metric through the game's turn, whose results lead to positions or terminal
+    payoffs. Successors lie in the position's own level or in later ones."""
+
+    metrics: int  # numbers per position (the game names them)
+    size: int  # positions, reachable or not
+    levels: int  # solved from levels - 1 down to 0
+    turn: TurnPasses  # every mover's decision (one turn graph for the whole game)
+
+    def start(self) -> int:
+        """Where the game begins: what is reachable is reachable from here."""
+
+    def positions(self, level: int) -> np.ndarray:
+        """The level's positions, in increasing order."""
+
+    def objective(self, positions: np.ndarray) -> np.ndarray:
+        """The metric each position's mover maximises."""
+
+    def successors(self, positions: np.ndarray) -> np.ndarray:
+        """(positions, results): where each result of the turn leads, a position number, or
+        -1 - t for terminal t (a row of `terminals`). Results no play can give lead anywhere."""
+
+    def terminals(self) -> np.ndarray:
+        """(terminals, metrics): the payoffs `successors` has referred to so far."""
+
+    def similar(self, positions: np.ndarray) -> np.ndarray:
+        """(positions, candidates): positions, -1 for none, whose values are a good first guess
+        (the first one solved is taken). It only affects speed, and ties between equal plays."""
+
+
+class OptionGame(Protocol):
+    """A level game whose movers choose among explicit options (`Edges`), instead of playing a
+    shared turn graph: the same as `LevelGame` without `turn` and `successors`."""
+
+    metrics: int
+    size: int
+    levels: int
+
+    def start(self) -> int: ...
+
+    def positions(self, level: int) -> np.ndarray: ...
+
+    def objective(self, positions: np.ndarray) -> np.ndarray: ...
+
+    def options(self, positions: np.ndarray) -> Edges:
+        """Every option of each position, as edges to positions of its own level or later ones,
+        or to terminals."""
+
+    def terminals(self) -> np.ndarray: ...
+
+    # Optional: `similar(positions)`, as `LevelGame.similar`.
+
+
+class Store(Protocol):
+    """Finished levels kept somewhere (solver.checkpoint.Checkpoint keeps them on disk)."""
+
+    def finished(self) -> dict[int, dict[str, Any]]:
+        """Level -> its statistics, for every level stored."""
+
+    def load(self, level: int) -> dict[str, np.ndarray] | None:
+        """The level's arrays as `save` was given them, or None if they cannot be read."""
+
+    def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict[str, Any]) -> None:
+        """Keep a finished level: "values" (metrics, level positions) and its mixes
+        (`mixed.pack`)."""
+
+
+class Runner(Protocol):
+    """Runs a level's chunks (`solve_chunk` on each task) and gives their results in the
+    tasks' order: in this process (`in_process`) or on a cluster (`cluster.RayRunner`)."""
+
+    def __call__(self, game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
+                 tasks: Iterable[ChunkTask], eager: bool, tolerance: float
+                 ) -> Iterator[ChunkResult]: ...
+
+    # Optional: `cpus`, how many chunks it solves at once (1 if absent): levels are then split
+    # into more chunks (`chunk_size`), which changes no value.

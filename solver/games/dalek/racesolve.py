@@ -1,0 +1,90 @@
+"""The Dalek Dice race solved on either engine (the cyclic one, exact or float64; the level
+one, float64), its float solve read from and written to the disk cache under `cache_key`.
+Apart from race.py, which defines the race, so that the level engine's adapter (levels.py) can
+import the race without the race importing it back."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.engine.solving import Solving
+from solver.errors import InputError
+from solver.games.dalek.cost import check_race
+from solver.games.dalek.race import DalekRace, RaceValues, mixed_rows, race_key
+
+
+def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
+    """What a cached solve of this race answers: the race (`race.race_key`) and the code that
+    solved it, this module's import closure: the race, both engines and the turn passes (the
+    turn graph's fingerprint covers its data, not the code that values it)."""
+    from solver import cache
+
+    return {**race_key(race, engine), "code": cache.code_hash(__name__)}
+
+
+def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,
+               force: bool = False, solving: Solving | None = None) -> RaceValues:
+    """Solve the race (float64, or exact rationals on the cyclic engine) as `solving` says (the
+    engine, the level engine's checkpoint and runner), reusing a cached float solve. A solve
+    estimated past the budget is refused unless `force` (past the memory limit, always).
+    `progress` is called as the engine reports (cyclic: (done, total); levels: a
+    levels.Status)."""
+    from solver import cache
+
+    solving = solving or Solving()
+    engine = solving.engine
+
+    if engine == "levels" and exact:
+        raise ValueError("the level engine solves in float64 only")
+    if race.tie_break != "first" and (exact or engine == "levels"):
+        raise InputError("only the cyclic engine in float64 breaks ties by another seat")
+    key = cache_key(race, engine)
+    use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
+    if use_cache and not exact:
+        cached = cache.in_memory(key, lambda: _read_cached(race, key, engine))
+        if cached is not None:
+            return cached
+    if engine == "levels":  # imported here: a cached answer loads no numba
+        from solver.games.dalek.levels import solve_levels
+
+        values = solve_levels(race, solving.checkpoint, progress, force, solving.runner)
+    else:
+        values = _solve_cyclic(race, exact, progress, force)
+    if use_cache and not exact:
+        positions = np.array([[*scores, mover] for scores, mover in values.index],
+                             dtype=np.int64).reshape(-1, race.players + 1)
+        rows = np.fromiter(values.index.values(), dtype=np.int64, count=len(positions))
+        cache.store(key, {"positions": positions, "table": values.table[rows],
+                          "residual": np.array(values.residual),
+                          "iterations": np.array(values.iterations),
+                          "components": np.array(values.components),
+                          **({"mixed": values.mixed} if len(values.mixed) else {})})
+    return values
+
+
+def _read_cached(race: DalekRace, key: dict, engine: str) -> RaceValues | None:
+    """The values of the race's solve stored in the disk cache under `key`, or None."""
+    from solver import cache
+
+    stored = cache.load(key)
+    if stored is None:
+        return None
+    index = {(tuple(row[:-1]), int(row[-1])): i
+             for i, row in enumerate(stored["positions"].tolist())}
+    return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
+                      iterations=int(stored["iterations"]),
+                      components=int(stored["components"]), cached=True,
+                      engine=engine, mixed=stored.get("mixed", np.empty((0, 0))))
+
+
+def _solve_cyclic(race: DalekRace, exact: bool, progress, force: bool) -> RaceValues:
+    from solver.engine.cyclic import solve
+
+    check_race(race, exact, force)
+    solution = solve(race, race.start(), exact=exact, progress=progress)
+    graph = solution.graph
+    return RaceValues(race, graph.index, solution.table[:graph.size],
+                      None if solution.exact is None else solution.exact[:graph.size],
+                      solution.residual, solution.iterations, solution.components,
+                      solution.seconds, mixed=mixed_rows(
+                          [(positions, mix) for positions, mix in solution.mixed]))
