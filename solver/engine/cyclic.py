@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -55,7 +55,7 @@ class Local(Protocol):
 class Terminal:
     """The end of the game: one number per metric (exact numbers, converted for float solves)."""
 
-    values: tuple
+    values: tuple[Any, ...]
 
 
 class CyclicGame(Protocol):
@@ -100,7 +100,7 @@ class GameGraph:
     local_of: np.ndarray  # position -> index into locals
     successors: list[np.ndarray]  # position -> table row of each result
     objective: np.ndarray  # position -> metric maximised by its mover
-    terminals: list[tuple]  # exact terminal payoffs
+    terminals: list[tuple[Any, ...]]  # exact terminal payoffs
     tie_metric: np.ndarray | None = None  # position -> metric its mover's ties go by
 
     @property
@@ -261,7 +261,7 @@ class _Sweep:
     residual and iteration count met."""
 
     def __init__(self, graph: GameGraph, metrics: int, exact: bool,
-                 similar: Callable | None) -> None:
+                 similar: Callable[[Any], Iterable[Any]] | None) -> None:
         self.graph, self.similar = graph, similar
         self.table = np.zeros((graph.size + len(graph.terminals), metrics))
         self.table[graph.size:] = np.array([[float(v) for v in t] for t in graph.terminals]) \
@@ -273,7 +273,7 @@ class _Sweep:
         self.residual, self.iterations = 0.0, 0
         self.solved = np.zeros(graph.size, dtype=bool)
         self.slot = np.full(len(self.table), -1, dtype=np.int64)  # scratch: place in a group
-        self.memo: dict = {}
+        self.memo: dict[tuple[Any, ...], tuple[float, Any]] = {}
         self.mixes: list[tuple[list[Hashable], Mixed]] = []
 
     def solve(self, group: list[list[int]], tolerance: float) -> None:
@@ -301,7 +301,7 @@ class _Sweep:
             _exact_component(graph, table, self.exact_table, component)
 
 
-def _guesses(graph: GameGraph, similar: Callable, members: list[int],
+def _guesses(graph: GameGraph, similar: Callable[[Any], Iterable[Any]], members: list[int],
              solved: np.ndarray) -> dict[int, int]:
     """For each member, the first solved position the game calls similar."""
     guesses = {}
@@ -329,7 +329,7 @@ class _GroupSolver:
     stops as soon as its own residual is small; passes batch the components still running."""
 
     def __init__(self, graph: GameGraph, table: np.ndarray, group: list[list[int]],
-                 slot: np.ndarray, memo: dict) -> None:
+                 slot: np.ndarray, memo: dict[tuple[Any, ...], tuple[float, Any]]) -> None:
         self.graph, self.table, self.slot = graph, table, slot  # slot: all -1 between uses
         self.memo = memo  # (local, utilities) -> (value, distribution) of a best response
         self.members = np.array([p for component in group for p in component], dtype=np.int64)
@@ -428,7 +428,7 @@ class _GroupSolver:
                 batch.successors[chosen], self.tie_metric[batch.rows[chosen]][:, None]]
             keys = [(id(batch.local), row.tobytes()) for row in (
                 utilities if secondary is None else np.hstack([utilities, secondary]))]
-            missing: dict[tuple, int] = {}
+            missing: dict[tuple[Any, ...], int] = {}
             for key, row in zip(keys, range(len(keys))):
                 if key not in self.memo and key not in missing:
                     missing[key] = row
@@ -494,8 +494,8 @@ class _Responses:
     """Best responses of some members: values at once, distributions only when adopted."""
 
     values: np.ndarray  # per member (NaN where not asked)
-    keys: dict[int, tuple]  # member -> (local, utilities) key
-    pending: dict[tuple, tuple[Response, int]]  # key -> a response not yet in the memo
+    keys: dict[int, tuple[Any, ...]]  # member -> (local, utilities) key
+    pending: dict[tuple[Any, ...], tuple[Response, int]]  # key -> a response not yet in the memo
 
     def __init__(self, members: int) -> None:
         self.values = np.full(members, np.nan)

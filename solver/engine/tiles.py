@@ -31,12 +31,12 @@ def vectorizing() -> Iterator[None]:
     about 1.0 ms a column). On while the kernels compile: `TurnPasses` makes its first call
     inside this, and numba's cache keeps what it compiled. The results are tested to the bit
     against a plain reference (tests/engine/test_tiles.py)."""
-    saved = config.SLP_VECTORIZE
-    config.SLP_VECTORIZE = 1
+    saved = config.SLP_VECTORIZE  # type: ignore[attr-defined]
+    config.SLP_VECTORIZE = 1  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        config.SLP_VECTORIZE = saved
+        config.SLP_VECTORIZE = saved  # type: ignore[attr-defined]
 
 
 def workspace(rows: int, dtype: type = np.float64) -> np.ndarray:
@@ -49,7 +49,8 @@ def workspace(rows: int, dtype: type = np.float64) -> np.ndarray:
 
 
 @njit(inline="always")
-def _choose(v, best, picked, pick, k, gap):
+def _choose(v: float, best: float, picked: float, pick: int, k: int, gap: float
+            ) -> tuple[float, float, int]:
     """One column of a choice node at its option `k` of value `v`: the maximum so far, and
     the option chosen (a later option replaces the chosen one only if better by more than the
     gap), as selects."""
@@ -58,13 +59,15 @@ def _choose(v, best, picked, pick, k, gap):
 
 
 @njit(inline="always")
-def _max(v, best):
+def _max(v: float, best: float) -> float:
     """The maximum as the loop kernel took it (not `max`, which keeps the first of equals)."""
     return v if v > best else best
 
 
 @njit(cache=True, nogil=True)
-def backward(indptr, child, prob, is_chance, first, root, gap, values, chosen, record):
+def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
+             first: int, root: int, gap: np.ndarray, values: np.ndarray, chosen: np.ndarray,
+             record: bool) -> None:
     """Values of the nodes `first`..`root` from their children's, for the eight columns of
     `values` (rows below `first` hold the results' utilities); with `record`, each choice
     node's chosen option in `chosen`. `gap` is each column's tie gap."""
@@ -109,7 +112,8 @@ def backward(indptr, child, prob, is_chance, first, root, gap, values, chosen, r
 
 
 @njit(cache=True, nogil=True)
-def forward(indptr, child, prob, is_chance, first, root, chosen, mass):
+def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
+            first: int, root: int, chosen: np.ndarray, mass: np.ndarray) -> None:
     """Push each column's mass from the root (set by the caller) down the recorded choices,
     skipping nodes no column reaches (masses are never negative: a zero sum is no mass). A
     choice node passes a column's mass to its chosen child only (the loop kernel added zero to
@@ -148,8 +152,10 @@ def forward(indptr, child, prob, is_chance, first, root, chosen, mass):
 
 
 @njit(cache=True, nogil=True)
-def respond(indptr, child, prob, is_chance, root, utilities, gap, values, chosen, mass, best,
-            dist, want):
+def respond(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
+            root: int, utilities: np.ndarray, gap: np.ndarray, values: np.ndarray,
+            chosen: np.ndarray, mass: np.ndarray, best: np.ndarray, dist: np.ndarray,
+            want: bool) -> None:
     """Best values (and, with `want`, result distributions) for utility rows, eight at a time
     in the given workspaces (`WIDTH` columns each; `mass` all zeros)."""
     first, rows = utilities.shape[1], utilities.shape[0]
