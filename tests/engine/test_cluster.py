@@ -7,9 +7,12 @@ solve, computed in the test."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import signal
+import sys
+import threading
 from dataclasses import asdict
 from pathlib import Path
 
@@ -201,3 +204,19 @@ def test_without_ray_the_option_says_how_to_install_it(monkeypatch, capsys) -> N
     assert stop.value.code == 2 and err.endswith("pip install 'dice-solver[cluster]'")
     assert len(err.splitlines()) == 1
 
+
+
+def test_what_other_threads_print_goes_to_standard_error(monkeypatch) -> None:
+    """Ray's driver prints the cluster's messages from its own threads, a raylet's death to
+    standard output: once a runner has started, those lines go to standard error and the
+    answer alone to standard output."""
+    answer, errors = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", errors)
+    out = cluster.AnswerOnly(answer)
+    noise = threading.Thread(target=print, args=("(raylet) Raylet is terminated.",),
+                             kwargs={"file": out})
+    noise.start()
+    noise.join()
+    print('{"seats": []}', file=out)
+    assert answer.getvalue() == '{"seats": []}\n'
+    assert errors.getvalue() == "(raylet) Raylet is terminated.\n"

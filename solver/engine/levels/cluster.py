@@ -19,6 +19,8 @@ from __future__ import annotations
 import importlib.util
 import logging
 import socket
+import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -77,6 +79,8 @@ class RayRunner:
                 raise InputError(f"--ray {self.address}: Ray did not start there: "
                                  f"{_first_line(error)}") from None
         self._task = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve)
+        if not isinstance(sys.stdout, AnswerOnly):
+            sys.stdout = AnswerOnly(sys.stdout)
 
     @property
     def cpus(self) -> int:
@@ -120,6 +124,27 @@ class RayRunner:
             yield result
         entry["seconds"] = time.perf_counter() - clock
         self.log.append(entry)
+
+
+class AnswerOnly:
+    """Standard output that carries the command's answer only. Ray's driver prints what the
+    cluster tells it from threads of its own, some to standard output (a raylet's death: "(raylet)
+    Raylet is terminated ..." and its log); written before the answer, it made `--json` output
+    unreadable. What any thread but the main one writes goes to standard error instead."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def write(self, text: str) -> int:
+        main = threading.current_thread() is threading.main_thread()
+        return int((self.answer if main else sys.stderr).write(text))
+
+    def flush(self) -> None:
+        self.answer.flush()
+        sys.stderr.flush()
+
+    def __getattr__(self, name: str) -> Any:  # encoding, isatty, fileno, buffer: the answer's
+        return getattr(self.answer, name)
 
 
 def _reach(address: str) -> None:
