@@ -16,6 +16,7 @@ from solver.games.dalek.arrays import Pairs
 from solver.games.dalek.racefamilies import SLOPE, RaceRule, Valued
 from solver.games.dalek.rulefamilies import NEVER, Learned, TurnRule, most_humans, optimal
 from solver.games.dalek.rules import Rules
+from solver.opponents import KNOWING, KNOWING_MEANS, PERFECT, PERFECT_MEANS
 
 
 def top_human(rules: Rules) -> str:
@@ -159,14 +160,13 @@ def race_table(rules: Rules, rule: RaceRule) -> tuple[tuple[str, ...], ...]:
 
 
 def race_cost_words(row: Valued, optimal_first: float) -> str:
-    """What a race rule gives up, in words: against a perfect opponent (one who plays every
-    turn for the most win share against optimal play), each seat; and against an opponent
-    who knows the rule and plays best against it."""
-    words = (f"Against a perfect opponent: {100 * row.first:.1f}% first, "
+    """What a race rule gives up, in words: against a perfect opponent, each seat; and against
+    an opponent who knows your rule (solver.opponents)."""
+    words = (f"Against {PERFECT}: {100 * row.first:.1f}% first, "
              f"{100 * row.second:.1f}% second, {100 * row.mean:.1f} games in 100 (perfect "
              f"play: 50).")
     if row.beaten_first is not None:
-        words += (f" Against an opponent who knows your rule and plays best against it: "
+        words += (f" Against {KNOWING}: "
                   f"{50 * (row.beaten_first + row.beaten_second):.1f}.")
     return words
 
@@ -185,6 +185,7 @@ def race_card(rules: Rules, rows: list[Valued], optimal_first: float, target: in
     at = rows.index(chosen)
     simpler = "; ".join(f"{_race_short(r)}: {100 * r.mean:.1f}" for r in rows[:at])
     notes = [formula(chosen.rule)] if chosen.rule.b else []
+    notes += [PERFECT_MEANS] + ([KNOWING_MEANS] if chosen.beaten_first is not None else [])
     if chosen.rule.base.hunt < NEVER:
         notes.append(NOTHING_KEPT)
     if simpler:
