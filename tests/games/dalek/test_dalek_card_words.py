@@ -7,6 +7,8 @@ integers) is what the card prints, for the card's rule and for each row of its t
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from fractions import Fraction
 
@@ -18,6 +20,7 @@ from solver.games.dalek import policies as dp
 from solver.games.dalek import rulecard
 from solver.games.dalek import rulefamilies as rf
 from solver.games.dalek.arrays import Pairs
+from solver.games.dalek.racefamilies import RaceRule
 from solver.games.dalek.rules import DALEKS, DOCTORS, EXTERMINATES, HUMANS, THIRD, TO_ROLL
 
 # the frontier as `dalek rules` found it for 10 dice (docs/results.md, "Rules a person can
@@ -185,3 +188,51 @@ def test_the_card_prints_the_value_of_its_words(pairs: Pairs) -> None:
     assert f"scores nothing {100 * float(exact[0]):.0f}% of the time" in card.cost
     assert card.table[-2][1:] == (f"{float(points):.2f}", f"{float(best - points):.2f}",
                                   f"{100 * float(exact[0]):.0f}%")
+
+
+
+# ---- the race card ------------------------------------------------------------------------
+RACE_PHRASES = {
+    "final": r"They hit (?P<target>\d+)\? Roll until past them\.",
+    "formula": r"T = (?P<a>\d+) \+ (?P<b>\d+(\.\d+)?) x \(their score \u2212 yours\), rounded "
+               r"down to even\.",
+}
+STOP_T = r"Stop at (?P<stop>\d+|T)\+ Humans"
+
+
+def race_stop(lines: list[str], notes: list[str], mine: int, theirs: int) -> int:
+    """The Humans the race card's words stop at with these scores: in the final round ("they
+    hit" the target), one point past them; else T, the number on the stop line, or when the
+    line says T, the formula of the small print (rounded down to even; below 0 it is 0)."""
+    target = int(read_words(lines[-1:], RACE_PHRASES)[0][1]["target"])
+    if theirs >= target:
+        return theirs - mine + 1
+    stop = next(m["stop"] for line in lines if (m := re.match(STOP_T, line)))
+    if stop != "T":
+        return int(stop)
+    (name, n), = read_words(notes, RACE_PHRASES)
+    assert name == "formula"
+    exact = Fraction(n["a"]) + Fraction(n["b"]) * (theirs - mine)
+    return max(0, math.floor(exact / 2) * 2)
+
+
+RACE_RULES = [RaceRule(FRONTIER[-1], 16, 0), RaceRule(FRONTIER[-1], 16, 4),
+              RaceRule(FRONTIER[0], 14, 2), RaceRule(FRONTIER[2], 12, 10)]
+
+
+@pytest.mark.parametrize("rule", RACE_RULES, ids=str)
+def test_the_race_words_stop_where_the_race_rule_stops(rule: RaceRule, pairs: Pairs) -> None:
+    """At every pair of scores of the race to 60, the final round too, the threshold the words
+    give is the rule's (the same stop once rounded up to the Humans a turn can keep and capped
+    at the most); the turn's lines around it are the turn card's, read above."""
+    target, rules = 60, pairs.rules
+    lines = rulecard.race_lines(rules, rule, target)
+    notes = [rulecard.formula(rule)] if rule.b else []
+    most, step = rf.most_humans(rules), 2
+
+    def same(threshold: int) -> int:
+        return min(max(threshold, 0) + (-max(threshold, 0)) % step, most)
+
+    for mine, theirs in itertools.product(range(target), range(target + most)):
+        valued = theirs - mine + 1 if theirs >= target else rule.at(theirs - mine, most, step)
+        assert same(race_stop(lines, notes, mine, theirs)) == same(valued)
