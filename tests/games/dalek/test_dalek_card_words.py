@@ -20,7 +20,9 @@ from solver.games.dalek import policies as dp
 from solver.games.dalek import rulecard
 from solver.games.dalek import rulefamilies as rf
 from solver.games.dalek.arrays import Pairs
-from solver.games.dalek.racefamilies import RaceRule
+from solver.games.dalek.duels import race_local
+from solver.games.dalek.race import solve_race
+from solver.games.dalek.racefamilies import RaceRule, RaceRules, RuleRace
 from solver.games.dalek.rules import DALEKS, DOCTORS, EXTERMINATES, HUMANS, THIRD, TO_ROLL
 
 # the frontier as `dalek rules` found it for 10 dice (docs/results.md, "Rules a person can
@@ -160,7 +162,8 @@ def same_play(rule: rf.TurnRule, pairs: Pairs) -> bool:
 
 # smaller games (reading every pair of the 10-dice turn takes the reader some 20 s a rule),
 # another die and the other tie rule among them
-SMALL = [("H4 H2 D3 D2 DOC EXT", 4, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 4, "gt")]
+DEFAULT_FACES = "H4 H2 D3 D2 DOC EXT"
+SMALL = [(DEFAULT_FACES, 4, "ge"), ("H3 H1 D4 D1 DOC:2 EXT", 4, "gt")]
 
 
 @pytest.mark.parametrize("game", SMALL, ids=str)
@@ -236,3 +239,44 @@ def test_the_race_words_stop_where_the_race_rule_stops(rule: RaceRule, pairs: Pa
     for mine, theirs in itertools.product(range(target), range(target + most)):
         valued = theirs - mine + 1 if theirs >= target else rule.at(theirs - mine, most, step)
         assert same(race_stop(lines, notes, mine, theirs)) == same(valued)
+
+
+def words_chooser(card, pairs: Pairs, race: RaceRules):
+    """The race card's words as the race engine plays a seat: at each position the turn its
+    lines describe with the threshold its words give there, read and played by `Words`."""
+    lines, notes = list(card.rule), card.notes[0].split(". ")
+    notes = [n if n.endswith(".") else n + "." for n in notes]
+    small_print = [n for n in notes if n.startswith("Nothing kept")]
+    formulas = [n for n in notes if n.startswith("T = ")]
+    turns: dict[int, object] = {}
+
+    def choose(position):
+        scores, mover = position
+        stop = race_stop(lines, formulas, scores[mover], scores[1 - mover])
+        if stop not in turns:
+            turn = [re.sub(STOP_T, f"Stop at {stop}+ Humans", line) for line in lines[:-1]]
+            turns[stop] = race_local(policy_of(Words(turn + small_print, pairs), pairs))
+        return turns[stop]
+    return choose
+
+
+def test_the_race_card_prints_the_value_of_its_words(pairs_of) -> None:
+    """The race card of 3 dice to 10 (its search takes seconds): its words played in each
+    seat against a perfect opponent win what the card prints."""
+    from solver.games.dalek.commands import _race_learned
+
+    pairs, target = pairs_of(DEFAULT_FACES, 3, "ge"), 10
+    rows, first, _ = _race_learned(pairs.rules, target, False)
+    card = rulecard.race_card(pairs.rules, rows, first, target, "a test card")
+    race = RaceRules(rf.Rulebook(pairs))
+    words = words_chooser(card, pairs, race)
+    shares = []
+    for seat in (0, 1):
+        seats = {seat: words, 1 - seat: race.perfect(target)}
+        game = RuleRace(pairs.turn, 2, target,
+                        seat_locals={s: race.local(FRONTIER[0], 0) for s in seats},
+                        rule_seats=seats)
+        shares.append(solve_race(game, use_cache=False).chances(game.start())[seat]["value"])
+    assert card.cost.startswith(f"Against a perfect opponent: {100 * shares[0]:.1f}% first, "
+                                f"{100 * shares[1]:.1f}% second, "
+                                f"{50 * (shares[0] + shares[1]):.1f} games in 100")
