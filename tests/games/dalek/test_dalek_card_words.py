@@ -2,8 +2,11 @@
 lines (its small print included), which knows nothing of TurnRule or `policies.dalek_keeps`,
 decides the keep and whether to stop at every (state, roll) of the turn; what a keep does, when
 a turn ends and what it scores are the game's rules (`rules.py`). The words decide as the valued
-rule does at every pair, for a rule of every family, and their exact value (`distribution`, in
-integers) is what the card prints, for the card's rule and for each row of its table."""
+rule does at every pair, for rules of every family, and their exact value (`distribution`, in
+integers) is what the card prints for its rule (the table's other rows are the rules' values).
+The race card: the threshold its words give at every pair of scores is the race rule's, and on
+a small race its words, played by the race engine against a perfect opponent, win what it
+prints."""
 
 from __future__ import annotations
 
