@@ -49,7 +49,7 @@ def cost_words(row: Learned) -> str:
     only one Strike's rules are valued against), beside perfect play's own share."""
     best = optimal_values()
     perfect = sum(best) / len(best)
-    return (f"Against {KNOWING} this rule wins {100 * row.value:.2f}% of games; "
+    return (f"Against {KNOWING}, this rule wins {100 * row.value:.2f}% of games; "
             f"perfect play would win {100 * perfect:.2f}% (mean of both seats): "
             f"{100 * (perfect - row.value):.2f} points lost.")
 
