@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -64,3 +65,17 @@ def cached_twice(cache: Path, first: tuple[str, ...], second: tuple[str, ...]
                 re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", runs[1].stderr, re.M)}
     assert "solver" in imported  # the import log was read
     return json.loads(runs[0].stdout), json.loads(runs[1].stdout), imported
+
+
+def read_words(lines: Iterable[str], phrases: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    """A card's printed lines read phrase by phrase (a phrase's name and its regular expression,
+    matched against the whole line): each line gives (the phrase's name, the numbers it names).
+    A line no phrase reads fails the test, so a card reworded past what its reader knows is
+    caught rather than skipped."""
+    read = []
+    for line in lines:
+        found = [(name, m.groupdict()) for name, pattern in phrases.items()
+                 if (m := re.fullmatch(pattern, line))]
+        assert len(found) == 1, f"no single phrase reads the card's line {line!r}"
+        read.append(found[0])
+    return read

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import Card, render
+from solver.cards import FOOTER_TOP, SIZE, Card, fit, render
 from solver.errors import InputError
 
 pytest.importorskip("matplotlib", reason="cards need the plot extra (pip install '.[plot]')")
@@ -33,3 +33,18 @@ def test_a_card_is_one_page_with_the_same_bytes_every_time(tmp_path: Path, suffi
 def test_another_format_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"pdf or \.png"):
         render(CARD, tmp_path / "card.svg")
+
+
+def test_a_long_card_is_drawn_smaller_to_stay_above_its_footer() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    long = Card(CARD.title, CARD.rule * 4, CARD.cost, CARD.table, CARD.footer,
+                ("A note of small print that runs over several lines of the card. " * 4,) * 2)
+    for card, smaller in ((CARD, False), (long, True)):
+        figure = plt.figure(figsize=SIZE)
+        scale, end = fit(figure, card)
+        plt.close(figure)
+        assert end >= FOOTER_TOP and (scale < 1) == smaller

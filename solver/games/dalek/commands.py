@@ -55,6 +55,7 @@ from solver.games.dalek.rules import (
 )
 from solver.games.dalek.turn import compile_turn, validate_position
 from solver.games.dalek.typed import kept_state, parse_dice, parse_roll
+from solver.opponents import KNOWING, PERFECT
 from solver.progress import Progress
 
 FORCE_HELP = ("Run it even if it is estimated to take longer than the time budget "
@@ -570,7 +571,7 @@ def race_rule_options(command):
     for option in reversed([
         click.option("--race", is_flag=True,
                      help="The 2-player race's rules (their threshold follows the scores) "
-                          "against a perfect player, instead of one turn's (implied by "
+                          "against a perfect opponent, instead of one turn's (implied by "
                           "--target)."),
         click.option("--target", type=click.IntRange(1, MAX_TARGET), default=DEFAULT_TARGET,
                      show_default=True, help=f"The race's target (1 to {MAX_TARGET})."),
@@ -590,8 +591,8 @@ def rules_command(rules, force, race, target, as_json) -> None:
 
     --race: the 2-player race to --target: on each of those rules, the best threshold a, and
     a + b/10 x (their score - yours), with "roll until past them" in the final round; each
-    valued against the perfect player (both seats), against a player who knows the rule and
-    plays to beat it, and against itself. The search takes tens of minutes at 60 (then cached)."""
+    valued against a perfect opponent (both seats), against an opponent who knows your rule,
+    and against itself. The search takes tens of minutes at 60 (then cached)."""
     from solver.games.dalek import rulecard
 
     clock = time.perf_counter()
@@ -600,14 +601,14 @@ def rules_command(rules, force, race, target, as_json) -> None:
         report = {"rules": dalek_report.rules_data(rules)} | rulecard.race_report(
             rules, rows, first, target) | {"timings": _timings(clock, cached)}
         lines = [f"Dalek Dice race to {target}, 2 players ({rules.dice} dice: {rules.label}; tie "
-                 f"rule {rules.tie_rule}): against a perfect player (perfect play wins "
+                 f"rule {rules.tie_rule}): against {PERFECT} (perfect play wins "
                  f"{100 * first:.2f}% going first, {100 * (1 - first):.2f}% second, 50 games in "
                  f"100)", ""]
         for row in report["frontier"]:
             lines.append(f"Size {row['size']}: wins {100 * row['p_first']:.2f}% first, "
                          f"{100 * row['p_second']:.2f}% second: {100 * row['p_mean']:.2f} games "
-                         f"in 100 (loses {100 * row['loss']:.2f}); against a player who knows "
-                         f"it {100 * row['p_beaten_mean']:.2f}; against itself first "
+                         f"in 100 (loses {100 * row['loss']:.2f}); against {KNOWING}: "
+                         f"{100 * row['p_beaten_mean']:.2f}; against itself first "
                          f"{100 * row['p_self_first']:.2f}%")
             lines += [f"  - {line}" for line in row["rule"]]
         emit(report, "\n".join(lines), as_json)
@@ -644,7 +645,7 @@ def card_command(rules, force, race, target, out, as_json) -> None:
     if race or given("target"):
         rows, first, cached = _race_learned(rules, target, force)
         footer = (f"dice-solver dalek card --race: values for {rules.dice} dice ({rules.label}), "
-                  f"tie rule {rules.tie_rule}, race to {target}; a perfect player plays the "
+                  f"tie rule {rules.tie_rule}, race to {target}; {PERFECT} plays the "
                   f"equilibrium; every rule: dalek rules --race --json")
         card = rulecard.race_card(rules, rows, first, target, footer)
         render(card, Path(out))

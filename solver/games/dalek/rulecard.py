@@ -16,6 +16,7 @@ from solver.games.dalek.arrays import Pairs
 from solver.games.dalek.racefamilies import SLOPE, RaceRule, Valued
 from solver.games.dalek.rulefamilies import NEVER, Learned, TurnRule, most_humans, optimal
 from solver.games.dalek.rules import Rules
+from solver.opponents import KNOWING, KNOWING_MEANS, PERFECT, PERFECT_MEANS
 
 
 def top_human(rules: Rules) -> str:
@@ -23,12 +24,14 @@ def top_human(rules: Rules) -> str:
     return rules.die.faces[max(rules.human_faces, key=rules.value)]
 
 
+# a Human that does not fit does not end the keep: a lower one may still fit
+HUMANS_THAT_FIT = "Humans, highest first, each if the Daleks still hold with it"
 NOTHING_KEPT = "Nothing kept on a roll? Keep the lowest Dalek, else the lowest Human."
 
 
 def rule_lines(rules: Rules, rule: TurnRule, stop: str | None = None) -> list[str]:
     """The rule as instructions a player reads at the table, in the order they apply; a rule
-    that hunts also needs NOTHING_KEPT (the card prints it in small type). `stop`: the words
+    also needs NOTHING_KEPT (the card prints it in small type). `stop`: the words
     of a threshold that is not a number (a race rule's, which follows the scores)."""
     lines = []
     if rule.hunt < NEVER:
@@ -36,10 +39,10 @@ def rule_lines(rules: Rules, rule: TurnRule, stop: str | None = None) -> list[st
                 f"Exterminates \u2265 Doctors + {rule.hunt}" if rule.hunt > 0 else
                 f"Exterminates + {-rule.hunt} \u2265 Doctors")
         lines += [f"Hunt while kept {when}: keep every {top_human(rules)} and no Dalek; then "
-                  f"other Humans, highest first, while the Daleks hold.",
-                  "Else keep every Dalek. Then Humans, highest first, while the Daleks hold."]
+                  f"other {HUMANS_THAT_FIT}.",
+                  f"Else keep every Dalek. Then {HUMANS_THAT_FIT}."]
     else:
-        lines.append("Keep every Dalek, then Humans, highest first, while the Daleks hold.")
+        lines.append(f"Keep every Dalek, then {HUMANS_THAT_FIT}.")
     if rule.grab:
         lines.append("3rd Exterminate: keep all rolled.")
     most = most_humans(rules)
@@ -60,7 +63,7 @@ def rule_lines(rules: Rules, rule: TurnRule, stop: str | None = None) -> list[st
 
 
 def all_lines(rules: Rules, rule: TurnRule) -> list[str]:
-    return rule_lines(rules, rule) + ([NOTHING_KEPT] if rule.hunt < NEVER else [])
+    return [*rule_lines(rules, rule), NOTHING_KEPT]
 
 
 def cost_words(row: Learned) -> str:
@@ -106,7 +109,7 @@ def card(pairs: Pairs, rows: list[Learned], footer: str) -> Card:
                       f"{float(r.points):.2f}", f"{float(r.loss):.2f}",
                       f"{100 * float(r.p_zero):.0f}%"))
     table.append(("perfect", f"{float(best):.2f}", "0", f"{100 * float(zero):.0f}%"))
-    notes = [NOTHING_KEPT] if chosen.rule.hunt < NEVER else []
+    notes = [NOTHING_KEPT]
     added = {w for row in table[2:-1] for w in row[0].removeprefix("+ ").split(", ")}
     notes.append("Table: each row adds to the rule above"
                  + "".join(f"; {w}: {_DEFINITIONS[w]}" for w in _DEFINITIONS if w in added)
@@ -159,14 +162,13 @@ def race_table(rules: Rules, rule: RaceRule) -> tuple[tuple[str, ...], ...]:
 
 
 def race_cost_words(row: Valued, optimal_first: float) -> str:
-    """What a race rule gives up, in words: against a perfect opponent (one who plays every
-    turn for the most win share against optimal play), each seat; and against an opponent
-    who knows the rule and plays best against it."""
-    words = (f"Against a perfect opponent: {100 * row.first:.1f}% first, "
+    """What a race rule gives up, in words: against a perfect opponent, each seat; and against
+    an opponent who knows your rule (solver.opponents)."""
+    words = (f"Against {PERFECT}: {100 * row.first:.1f}% first, "
              f"{100 * row.second:.1f}% second, {100 * row.mean:.1f} games in 100 (perfect "
              f"play: 50).")
     if row.beaten_first is not None:
-        words += (f" Against an opponent who knows your rule and plays best against it: "
+        words += (f" Against {KNOWING}: "
                   f"{50 * (row.beaten_first + row.beaten_second):.1f}.")
     return words
 
@@ -185,8 +187,8 @@ def race_card(rules: Rules, rows: list[Valued], optimal_first: float, target: in
     at = rows.index(chosen)
     simpler = "; ".join(f"{_race_short(r)}: {100 * r.mean:.1f}" for r in rows[:at])
     notes = [formula(chosen.rule)] if chosen.rule.b else []
-    if chosen.rule.base.hunt < NEVER:
-        notes.append(NOTHING_KEPT)
+    notes += [NOTHING_KEPT, PERFECT_MEANS] + (
+        [KNOWING_MEANS] if chosen.beaten_first is not None else [])
     if simpler:
         notes.append(f"Simpler rules win (games in 100): {simpler}.")
     if rows[at + 1:]:
@@ -212,8 +214,7 @@ def race_report(rules: Rules, rows: list[Valued], optimal_first: float, target: 
             row.beaten_first + row.beaten_second) / 2
         return {"size": row.size, "numbers": row.rule.numbers,
                 "rule": race_lines(rules, row.rule, target) + (
-                    [formula(row.rule)] if row.rule.b else []) + (
-                    [NOTHING_KEPT] if row.rule.base.hunt < NEVER else []),
+                    [formula(row.rule)] if row.rule.b else []) + [NOTHING_KEPT],
                 "p_first": row.first, "p_second": row.second, "p_mean": row.mean,
                 "loss": row.loss, "p_self_first": row.self_first,
                 "p_beaten_first": row.beaten_first, "p_beaten_second": row.beaten_second,

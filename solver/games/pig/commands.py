@@ -11,6 +11,7 @@ from solver.commands import card_option, emit, json_option, table
 from solver.formatting import exact_text
 from solver.games.pig.cost import MAX_TARGET, refuse_solves
 from solver.games.pig.rules import PLAYERS
+from solver.opponents import PERFECT
 
 # Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: to 100,
 # the first player wins about 0.5306 under optimal play and about 0.5347 when both hold at 20.
@@ -150,7 +151,7 @@ def duel(first, second, target, exact, force, as_json) -> None:
 @json_option
 def rules_command(target, force, as_json) -> None:
     """When to hold, as rules a player can remember: the best rule of each size (how many
-    numbers to remember), its exact chance of winning against the optimal player going first
+    numbers to remember), its exact chance of winning against a perfect opponent going first
     and going second, and its loss; to 100 also Neller and Presser's rule (the calibration)."""
     from solver.games.pig import rulecard as rc
     from solver.games.pig import rulefamilies as rf
@@ -158,7 +159,7 @@ def rules_command(target, force, as_json) -> None:
     start = time.perf_counter()
     best, paper, optimal_first, cached = rf.learned(target, force)
     report = rc.report(best, paper, optimal_first, target)
-    lines = [f"Pig to {target}: rules against the optimal player (it wins "
+    lines = [f"Pig to {target}: rules against {PERFECT} (it wins "
              f"{optimal_first:.6f} going first, {1 - optimal_first:.6f} going second)", ""]
     for heading, rows in (("The best rule of each size", report["frontier"]),
                           ("Neller and Presser's rule and the holds they compare it with",

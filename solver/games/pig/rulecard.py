@@ -9,6 +9,7 @@ import numpy as np
 
 from solver.cards import Card
 from solver.games.pig.rulefamilies import PUBLISHED_RULE, SHAPE, Rule, pace
+from solver.opponents import PERFECT, PERFECT_MEANS
 
 
 def rule_lines(rule: Rule, target: int) -> list[str]:
@@ -45,8 +46,9 @@ def pace_table(rule: Rule) -> tuple[tuple[str, ...], ...]:
 
 
 def cost_words(rule: Rule, optimal_first: float) -> str:
-    """What the rule gives up against perfect play, in words, each seat stated."""
-    return (f"Against perfect play it wins {100 * rule.p_first:.1f}% going first and "
+    """What the rule gives up against a perfect opponent (the only one Pig's rules are valued
+    against), in words, each seat stated."""
+    return (f"Against {PERFECT} it wins {100 * rule.p_first:.1f}% going first and "
             f"{100 * rule.p_second:.1f}% going second (perfect play: "
             f"{100 * optimal_first:.1f}% and {100 * (1 - optimal_first):.1f}%). Starting "
             f"every other game, it loses {100 * rule.loss:.2f} games in 100 more than perfect "
@@ -59,11 +61,12 @@ def card(rules: list[Rule], optimal_first: float, target: int) -> Card:
     rule = rules[-1]
     simpler = "; ".join(f"{_short(r)}{_PAPER.get((r.shape, r.numbers), '')}: "
                         f"{100 * r.loss:.2f}" for r in rules[:-1])
-    notes = (f"Simpler rules lose (games in 100): {simpler}.",) if simpler else ()
+    notes = ((f"Simpler rules lose (games in 100): {simpler}.",) if simpler else ()) + (
+        PERFECT_MEANS,)
     return Card(f"Pig to {target}: when to hold", tuple(rule_lines(rule, target)),
                 cost_words(rule, optimal_first), pace_table(rule),
-                "dice-solver pig card: exact values against the optimal player "
-                "(dice-solver pig rules)", notes)
+                f"dice-solver pig card: exact values against {PERFECT} (dice-solver pig "
+                f"rules)", notes)
 
 
 _PAPER = {PUBLISHED_RULE: " (Neller-Presser)"}

@@ -43,6 +43,7 @@ from solver.games.strike.rules import (
     dice_per_player,
 )
 from solver.games.strike.typed import read_dice
+from solver.opponents import KNOWING
 from solver.progress import Progress
 
 TEXT_TOP = 8  # options best-move lists in text
@@ -389,7 +390,8 @@ def _folder(default: str) -> Path:
 @json_option
 def rules_command(as_json) -> None:
     """When to throw again, as rules a player can learn: the best rule of each size (1, 2, 3
-    numbers), its P(win) against a perfect opponent and its loss (2 players, 9 dice each)."""
+    numbers), its P(win) against an opponent who knows your
+    rule and its loss (2 players, 9 dice each)."""
     from solver.games.strike import rulecard, rulefamilies
 
     start = time.perf_counter()
@@ -397,7 +399,7 @@ def rules_command(as_json) -> None:
     report = rulecard.report(rows) | {
         "timings": {"total": time.perf_counter() - start, "cached": cached}}
     lines = [f"Strike, {report['players']} players, {report['dice']} dice each: a rule "
-             f"player's P(win) against a perfect opponent, mean of both seats (perfect play: "
+             f"player's P(win) against {KNOWING}, mean of both seats (perfect play: "
              f"{report['p_win_optimal']:.6f}).", ""]
     for row in report["frontier"]:
         lines.append(f"{row['size']} number{'s' * (row['size'] > 1)} "

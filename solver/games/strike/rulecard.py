@@ -1,7 +1,7 @@
 """Strike's throw rules in words (the rules and their values come from rulefamilies.py; kept
 apart so that rewording a card does not throw away the cached search): the lines a player reads
-at the table, the cost against a perfect opponent, the frontier as data (`strike rules`) and the
-strategy card (`strike card`)."""
+at the table, the cost against an opponent who knows your rule (solver.opponents), the frontier
+as data (`strike rules`) and the strategy card (`strike card`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from solver.cards import Card
 from solver.games.strike.policies import NEVER, ThrowRule
 from solver.games.strike.rulefamilies import DICE, PLAYERS, Learned, optimal_values
 from solver.games.strike.rules import NUMBERS
+from solver.opponents import KNOWING, KNOWING_MEANS
 
 
 def rule_lines(rule: ThrowRule, players: int = PLAYERS) -> list[str]:
@@ -44,10 +45,11 @@ def report(rows: list[Learned]) -> dict:
 
 
 def cost_words(row: Learned) -> str:
-    """What the rule gives up against perfect play, in words."""
+    """What the rule gives up, in words: valued against an opponent who knows your rule (the
+    only one Strike's rules are valued against), beside perfect play's own share."""
     best = optimal_values()
     perfect = sum(best) / len(best)
-    return (f"Against a perfect opponent this rule wins {100 * row.value:.2f}% of games; "
+    return (f"Against {KNOWING}, this rule wins {100 * row.value:.2f}% of games; "
             f"perfect play would win {100 * perfect:.2f}% (mean of both seats): "
             f"{100 * (perfect - row.value):.2f} points lost.")
 
@@ -64,9 +66,9 @@ def card(rows: list[Learned]) -> Card:
     return Card("Strike: throw again?", tuple(rule_lines(rows[-1].rule)), cost_words(rows[-1]),
                 tuple(table),
                 f"dice-solver strike card: {PLAYERS} players, {DICE} dice each (31-dice "
-                f"edition), hit 1/2, miss 0; each rule solved against a perfect opponent "
+                f"edition), hit 1/2, miss 0; each rule solved against {KNOWING} "
                 f"(strike rules --json)",
                 (f"For {PLAYERS} players with {DICE} dice each. Table: the best rule with 1, 2, "
                  f"3 values to remember (an arena size, stock totals); lost: percentage points "
-                 f"of games won, against perfect play.",))
+                 f"of games won, against perfect play. {KNOWING_MEANS}",))
 
