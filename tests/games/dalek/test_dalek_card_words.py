@@ -24,8 +24,8 @@ from solver.games.dalek import rulecard
 from solver.games.dalek import rulefamilies as rf
 from solver.games.dalek.arrays import Pairs
 from solver.games.dalek.duels import race_local
-from solver.games.dalek.race import solve_race
 from solver.games.dalek.racefamilies import RaceRule, RaceRules, RuleRace
+from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.rules import DALEKS, DOCTORS, EXTERMINATES, HUMANS, THIRD, TO_ROLL
 
 # the frontier as `dalek rules` found it for 10 dice (docs/results.md, "Rules a person can
