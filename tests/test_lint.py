@@ -37,19 +37,12 @@ def test_no_function_rated_d_or_worse() -> None:
     assert not too_complex, "split these into well-named pieces:\n" + "\n".join(too_complex)
 
 
-# The engine's modules not yet checked strictly: levels/passes.py, whose calls of numba's
-# compiled functions mypy reads through numba's own Dispatcher type (wrong arity, untyped lambdas
-# over its workspaces); the kernels themselves (tiles.py, kernels.py) are checked.
-NOT_STRICT = {"levels/passes.py"}
-
-
 def test_the_engine_type_checks_strictly() -> None:
     """`mypy --strict` on solver/engine (configuration in pyproject.toml); modules the engine
-    imports from outside it, and those in NOT_STRICT, are read for their types only."""
+    imports from outside it are read for their types only."""
     pytest.importorskip("mypy", reason="mypy is not installed (pip install '.[test]' brings it)")
     engine = ROOT / "solver" / "engine"
-    files = [str(path.relative_to(ROOT)) for path in sorted(engine.rglob("*.py"))
-             if path.relative_to(engine).as_posix() not in NOT_STRICT]
+    files = [str(path.relative_to(ROOT)) for path in sorted(engine.rglob("*.py"))]
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
                              *files], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -7,6 +7,9 @@ once, skipping nodes the policy never reaches."""
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Any
+
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
@@ -14,6 +17,7 @@ from numba.typed import Dict
 from solver.engine import tiles
 from solver.engine.turn import FLOAT_TIE, WORKERS, TurnGraph, _parallel
 
+Workspace = tuple[np.ndarray, np.ndarray, np.ndarray]  # a thread's values, choices, masses
 TILE = tiles.WIDTH  # columns per turn pass (`solver.engine.tiles`)
 
 
@@ -34,7 +38,7 @@ class TurnPasses:
         degree = int(np.diff(indptr)[~is_chance].max(initial=1))
         self._choice_type = next(t for t in (np.int8, np.int16, np.int32)
                                  if degree <= np.iinfo(t).max + 1)
-        self._workspaces: list[tuple[np.ndarray, ...]] = []
+        self._workspaces: list[Workspace] = []
         self._compiled = False
 
     @property
@@ -43,7 +47,7 @@ class TurnPasses:
         rows = self.root + 1
         return WORKERS * rows * self.tile * (16 + np.dtype(self._choice_type).itemsize)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         """Pickled for another process (solver/cluster.py): without the workspaces, which it
         allocates for itself."""
         return {**self.__dict__, "_workspaces": [], "_compiled": False}
@@ -68,16 +72,17 @@ class TurnPasses:
 
         def run(worker: int) -> None:
             part = parts[worker]
+            values, chosen, mass = self._workspace(worker)
             tiles.respond(indptr, child, prob, is_chance, self.root, utilities[part], gap[part],
-                          *self._workspace(worker), best[part],
+                          values, chosen, mass, best[part],
                           dist[part] if distributions else dist, distributions)
 
         for worker in range(len(parts)):  # allocated here, not in the threads
             self._workspace(worker)
-        _parallel([lambda worker=worker: run(worker) for worker in range(len(parts))])
+        _parallel([partial(run, worker) for worker in range(len(parts))])
         return best, dist if distributions else None
 
-    def _workspace(self, worker: int) -> tuple[np.ndarray, ...]:
+    def _workspace(self, worker: int) -> Workspace:
         while len(self._workspaces) <= worker:
             rows = self.root + 1
             self._workspaces.append((tiles.workspace(rows),
@@ -105,7 +110,8 @@ def _merged(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: 
 
 
 @njit(cache=True)
-def _duplicates(indptr, child, prob, is_chance, results, root):
+def _duplicates(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray,
+                results: int, root: int) -> np.ndarray:
     """For each node up to the root, the first node equal to it (itself if none): nodes in
     increasing order (children first), each keyed by a hash of its kind, probabilities and its
     children's first equals, a match confirmed edge by edge (a hash collision merges
