@@ -9,8 +9,10 @@ choices, then the forward pass), each as ms per column and ns per edge and pass,
 anchor of issue 25: a published Yahtzee solver (dlangk/yatzy) at about 0.1 ns per edge operation
 per core. The best of `--repeat` timings is kept.
 
-`--baseline TREE` also times the passes of another checkout of this repository (its
-solver/engine/levels.py, loaded beside this one: `git worktree add --detach /tmp/base main`),
+`--baseline TREE` also times the passes of another checkout of this repository from before the
+level engine became a package (its solver/engine/levels.py held its own kernels and is loaded
+beside this one: `git worktree add --detach /tmp/base 2ac06a4`; a later tree's passes import their
+kernels by name, which would load this tree's: run the benchmark in that tree instead),
 on the same rows, and checks both give the same values to the bit (the compiled kernels are then
 cached in a temporary folder, as numba would cache the other tree's under the name given here).
 """
@@ -60,8 +62,11 @@ def race_rows(target: int = 30) -> tuple[DalekRace, np.ndarray]:
 
 def baseline_module(tree: Path):
     """The level engine of another checkout, loaded under its own name."""
-    spec = importlib.util.spec_from_file_location(
-        "baseline_levels", tree / "solver" / "engine" / "levels.py")
+    path = tree / "solver" / "engine" / "levels.py"
+    if not path.exists():
+        sys.exit(f"bench_passes: {path} is not there: --baseline times a tree from before the "
+                 "level engine became a package; run the benchmark in that tree instead")
+    spec = importlib.util.spec_from_file_location("baseline_levels", path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[spec.name] = module  # type: ignore[union-attr]
     spec.loader.exec_module(module)  # type: ignore[union-attr]

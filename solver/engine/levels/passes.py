@@ -48,7 +48,7 @@ class TurnPasses:
         return WORKERS * rows * self.tile * (16 + np.dtype(self._choice_type).itemsize)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled for another process (solver/cluster.py): without the workspaces, which it
+        """Pickled for another process (levels/cluster.py): without the workspaces, which it
         allocates for itself."""
         return {**self.__dict__, "_workspaces": [], "_compiled": False}
 

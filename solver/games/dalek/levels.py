@@ -1,4 +1,4 @@
-"""The Dalek Dice race (race.DalekRace) on the level-by-level engine (solver/engine/levels.py).
+"""The Dalek Dice race (race.DalekRace) on the level-by-level engine (solver/engine/levels/).
 
 Positions are numbers. Before the final round a position is every seat's score (below the target)
 and the mover, in mixed radix: ((s_1 * T + s_2) * T + ...) * players + mover. A final-round
@@ -82,7 +82,7 @@ class LevelRace:
         self.levels = n * (t - 1) + n  # score sums 0..n(t-1), then movers 1..n-1
         self._payoffs: list = [np.zeros(self.metrics)]  # terminal 0: a result no turn gives
         self._payoff_row: dict[tuple, int] = {}  # payoffs (Terminal.values) -> their row:
-        # by value, not id(), which another process (solver/cluster.py) would not share
+        # by value, not id(), which another process (a Ray worker) would not share
         self._terminal_keys = np.empty(0, dtype=np.int64)  # scores seen at an end, sorted
         self._terminal_ids = np.empty(0, dtype=np.int64)
         self._terminal_table: np.ndarray | None = None

@@ -1,4 +1,4 @@
-"""Strike (model.Strike) on the level-by-level engine (solver/engine/levels.py), for the games the
+"""Strike (model.Strike) on the level-by-level engine (solver/engine/levels/), for the games the
 cyclic engine cannot reach (5 players with 5 or 6 dice each: millions of positions).
 
 Levels are the dice out of the game (X faces, misses and dice struck out never come back),
