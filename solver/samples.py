@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
-from solver.tables import atomic_write
+from solver.tables import atomic_write, csv_writer
 
 TIE = "tie"
 
@@ -161,9 +161,7 @@ def sample_text(comment: str, header: Sequence[str], rows: Iterable[Sequence[obj
     commas for the numbers and words written here, and quoted should a field ever need it)."""
     text = io.StringIO()
     text.write(f"# {comment}\n")
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    csv_writer(text, header).writerows(rows)
     return text.getvalue()
 
 

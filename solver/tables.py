@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 SEPARATORS = (",", ":")  # compact JSON: no spaces
 
@@ -113,12 +113,17 @@ def _text_file(path: Path) -> Iterator[TextIO]:
             text.detach()  # flushed; the binary file is closed (and renamed) by atomic_file
 
 
+def csv_writer(text: TextIO, header: Sequence[str]) -> Any:
+    """The project's CSV (lines end in a bare newline) on `text`, its header written."""
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(header)
+    return writer
+
+
 def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> Path:
     """A CSV table (gzip-compressed when the name ends in .gz), written as the rows come."""
     with _text_file(path) as text:
-        writer = csv.writer(text, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
+        csv_writer(text, header).writerows(rows)
     return path
 
 
@@ -140,8 +145,7 @@ def write_table(directory: Path, name: str, header: Sequence[str],
     suffix = ".gz" if compress else ""
     paths = [directory / f"{name}.csv{suffix}", directory / f"{name}.json{suffix}"]
     with _text_file(paths[0]) as table, _text_file(paths[1]) as document:
-        writer = csv.writer(table, lineterminator="\n")
-        writer.writerow(header)
+        writer = csv_writer(table, header)
         document.write(json.dumps({"columns": list(header)}, separators=SEPARATORS)[:-1]
                        + ',"rows":[')
         for k, row in enumerate(rows):
