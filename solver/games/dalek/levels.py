@@ -38,21 +38,22 @@ from solver.games.dalek.race import (
 )
 from solver.games.dalek.rules import reaches_target
 
-# CPU seconds per position of the numbering (reachable or not), before the final round and in
-# it: the 3-player race to 40 took 1,343 CPU seconds (`python benchmarks/bench_levels.py`, a
-# loaded machine, so the estimates err long), scaled by 0.52 when the turn passes came to run on
-# the merged graph (the 3-player race to 24 on one thread: 245.4 s before, 125.0-128.1 s after),
-# then by 0.64 when they came to run in tiles of eight columns (solver/engine/tiles.py: the
-# 3-player race to 20 from an empty cache, quiet, 120.8 CPU s before, 77.3 after; the
-# 2-player race to 60, 69.8 and 34.8); a numbered position of the final round costs about a
-# fifteenth of one before it (the level split of the race to 16: 0.35 and 5.2 ms); the two
-# threads share them. What a solve holds
+# Seconds of the two threads per position of the numbering (reachable or not), before the final
+# round and in it (the estimate halves them), calibrated on the largest race measured whole with
+# today's kernels: the 3-player race to 60 from an empty cache on a quiet machine, 2 Dec 2026,
+# 25 min 44 s wall (2,729 CPU s: the threads overlap at 1.77 of 2) for 648,000 numbers before the
+# final round and 234,360 in it. The constants before (2.3 and 0.17 ms, from the race to 40 scaled
+# by each kernel's gain) said 12.8 min; these are them times 2.02. Smaller races run longer per
+# position than these say (3 players to 20: 49.9 s measured, 30 s before and 61 s after; 2 to 60:
+# 23.9 s, 8.6 and 17 s: the turn graph's load and the reachability sweep weigh more there). A
+# numbered position of the final round costs about a fifteenth of one before it (the level split
+# of the race to 16: 0.35 and 5.2 ms). What a solve holds
 # besides the values and the turn passes' workspaces: fixed (the interpreter, the code, the turn
 # graph, a chunk's buffers: peaks were 410-590 MB, of which 186 MB workspaces before the merge)
 # and per position (the state byte, the reachability sweep's flags, a level's lists: no growth
 # measurable between the races to 30 and 40, so this errs long).
-SECONDS_BEFORE_FINAL = 2.3e-3
-SECONDS_FINAL = 0.17e-3
+SECONDS_BEFORE_FINAL = 4.65e-3
+SECONDS_FINAL = 0.34e-3
 FIXED_BYTES = 300e6
 BYTES_PER_POSITION = 100
 
