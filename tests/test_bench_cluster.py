@@ -71,3 +71,38 @@ def test_the_model_adds_up_as_by_hand(monkeypatch) -> None:
     # (4 x 3 x 108 + 81) / 9 = 153 s
     assert math.isclose(whole[2].hours * 3600, 3.5 + 153.0)
     assert whole[2].driver == 2 * 108 + driver + 15 * worker
+
+
+def test_a_split_level_holds_what_its_ranges_read() -> None:
+    """`split_held` against the numbered successors of the 3-player race to 8 (4 dice) cut in
+    2 and 3 ranges of the first seat's score: the pieces a range's positions read (a later
+    level's positions of one first-seat score, the final round's first level's of one sum of
+    the later seats, the other final levels whole) hold no more than it says, and as much
+    where every turn score is possible."""
+    game = LevelRace(DalekRace(compile_turn(parse_rules(dice=4)), 3, 8))
+    race = Shape(3, 8, game.results, game.metrics)
+    numbered = [game.positions(level) for level in range(game.levels)]
+    level_of = np.concatenate([np.full(len(p), level) for level, p in enumerate(numbered)])
+    scores, _ = game.decode(np.concatenate(numbered))
+    order = np.argsort(np.concatenate(numbered))
+    level_of, scores = level_of[order], scores[order]
+    piece = np.where(level_of <= race.top, scores[:, 0],  # by the first seat's score
+                     np.where(level_of == race.top + 1, scores[:, 1:].sum(axis=1), -1))
+    size: dict[tuple[int, int], int] = {}
+    for key in zip(level_of.tolist(), piece.tolist()):
+        size[key] = size.get(key, 0) + 1
+    tight = []
+    for ranges in (2, 3):
+        width = math.ceil(race.target / ranges)
+        for level in range(race.top + 1):
+            for low in range(0, race.target, width):
+                high = min(low + width, race.target) - 1
+                mine = numbered[level][(scores[numbered[level], 0] >= low)
+                                       & (scores[numbered[level], 0] <= high)]
+                after = game.successors(mine)
+                after = after[(after >= 0) & (level_of[np.maximum(after, 0)] != level)]
+                read = set(zip(level_of[after].tolist(), piece[after].tolist()))
+                held = sum(size[key] for key in read)
+                assert held <= bench_cluster.split_held(race, level, low, high)
+                tight.append(held == bench_cluster.split_held(race, level, low, high))
+    assert any(tight)
