@@ -242,13 +242,6 @@ def model(race: Shape, costs: Costs, design: str = "levels", chunk: int | None =
                   "largest": max(sizes) * race.bytes, "largest level": sizes.index(max(sizes))}
 
 
-def run(workers: int, players: int, target: int, dice: int) -> dict:
-    child = subprocess.run([sys.executable, "-c", CHILD, str(workers), str(players),
-                            str(target), str(dice)], cwd=ROOT, capture_output=True, text=True,
-                           check=True)
-    return json.loads(child.stdout.strip().splitlines()[-1])
-
-
 def split_memory(race: Shape, nodes: int) -> float:
     """The most values one node would hold (bytes) if each level before the final round were
     split by the first seat's score into `nodes` ranges of equal width, each node solving one
@@ -281,29 +274,6 @@ def run(workers: int, players: int, target: int, dice: int) -> dict:
                             str(target), str(dice)], cwd=ROOT, capture_output=True, text=True,
                            check=True)
     return json.loads(child.stdout.strip().splitlines()[-1])
-
-
-def split_memory(race: Shape, nodes: int) -> float:
-    """The most values one node would hold (bytes) if each level before the final round were
-    split by the first seat's score into `nodes` ranges of equal width, each node solving one
-    range's chunks, and the final round's first level by the later seats' score sum (the other
-    final levels whole): a position reads, in a later level, its own range (another seat moved)
-    and its range shifted by the turn's score (the first seat moved), and in the final round
-    the later seats' sums its level leaves. Not built: the figure says what the split buys."""
-    n, t = race.players, race.target
-    width, rest = math.ceil(t / nodes), sum(level_sizes(race)[race.top + 2:])
-    most = 0
-    for level in range(race.top + 1):
-        for low in range(0, t, width):
-            high = min(low + width, t) - 1
-            count = race.results * sum(compositions(total, n - 1, t)
-                                       for total in range(max(0, level - high), level - low + 1))
-            for later in range(level + 1, min(level + race.results - 1, race.top) + 1):
-                shift = later - level
-                scores = {*range(low, high + 1), *range(low + shift, min(high + shift, t - 1) + 1)}
-                count += sum(n * compositions(later - score, n - 1, t) for score in scores)
-            most = max(most, count + rest)
-    return most * race.bytes
 
 
 def main() -> None:

@@ -77,8 +77,8 @@ def test_a_split_level_holds_what_its_ranges_read() -> None:
     """`split_held` against the numbered successors of the 3-player race to 8 (4 dice) cut in
     2 and 3 ranges of the first seat's score: the pieces a range's positions read (a later
     level's positions of one first-seat score, the final round's first level's of one sum of
-    the later seats, the other final levels whole) hold no more than it says, and as much
-    where every turn score is possible."""
+    the later seats, the other final levels whole) hold no more than it says, and exactly as
+    much for some level and range (it counts turn scores 4 dice cannot make, so it errs high)."""
     game = LevelRace(DalekRace(compile_turn(parse_rules(dice=4)), 3, 8))
     race = Shape(3, 8, game.results, game.metrics)
     numbered = [game.positions(level) for level in range(game.levels)]
