@@ -190,8 +190,9 @@ def compare(first: Path | str, second: Path | str) -> tuple[list[int], list[int]
     finished a level. Checkpoints of other solves are refused in one line."""
     stored = []
     for folder in (first, second):
+        files = _files(folder)
         try:
-            stored.append(json.loads(_files(folder).read(MANIFEST))["parameters"])
+            stored.append(json.loads(files.read(MANIFEST))["parameters"])
         except (OSError, ValueError, KeyError, TypeError):
             raise InputError(f"{folder} holds no checkpoint (no readable {MANIFEST})") from None
     one, other = (Checkpoint(folder, stored[0]) for folder in (first, second))
