@@ -80,7 +80,9 @@ class _Folder:
 
 
 class _Remote:
-    """A folder on storage fsspec opens: each file written in one put."""
+    """A folder on storage fsspec opens: each file written in one put. A backend's own errors
+    (missing credentials, say, which are not always OSErrors) become OSErrors, so that the
+    checkpoint refuses them in one line."""
 
     def __init__(self, url: str, filesystem: Any, root: str) -> None:
         self.url, self.filesystem, self.root = url.rstrip("/"), filesystem, root.rstrip("/")
@@ -89,13 +91,21 @@ class _Remote:
         return self.url
 
     def make(self) -> None:
-        self.filesystem.makedirs(self.root, exist_ok=True)
+        self._call("makedirs", self.root, exist_ok=True)
 
     def read(self, name: str) -> bytes:
-        return self.filesystem.cat_file(f"{self.root}/{name}")
+        return self._call("cat_file", f"{self.root}/{name}")
 
     def write(self, name: str, data: bytes) -> None:
-        self.filesystem.pipe_file(f"{self.root}/{name}", data)
+        self._call("pipe_file", f"{self.root}/{name}", data)
+
+    def _call(self, method: str, *args: Any, **options: Any) -> Any:
+        try:
+            return getattr(self.filesystem, method)(*args, **options)
+        except OSError:
+            raise
+        except Exception as error:  # any backend's, named in the one line
+            raise OSError(f"{type(error).__name__}: {error}") from error
 
 
 def _files(where: Path | str) -> _Folder | _Remote:

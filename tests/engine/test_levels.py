@@ -284,6 +284,22 @@ def test_on_an_object_store_only_levels_with_statistics_and_intact_arrays_are_re
     assert np.array_equal(whole.values, resumed.values, equal_nan=True)
 
 
+def test_storage_that_fails_is_refused_in_one_line(tmp_path, monkeypatch) -> None:
+    """A backend's own error (not an OSError: missing credentials, say) names itself."""
+    import fsspec
+
+    class NoCredentials(Exception):
+        pass
+
+    def refuse(*args, **options):
+        raise NoCredentials("Unable to locate credentials")
+
+    monkeypatch.setattr(fsspec.filesystem("memory"), "cat_file", refuse)
+    with pytest.raises(InputError, match=r"cannot use checkpoint memory://.*: NoCredentials: "
+                                         r"Unable to locate credentials$"):
+        Checkpoint(storage(tmp_path, "memory"), {})
+
+
 def test_a_url_fsspec_cannot_open_is_refused_in_one_line(monkeypatch) -> None:
     pytest.importorskip("fsspec")
     with pytest.raises(InputError, match=r"cannot use checkpoint nosuch://x/run: .*nosuch"):
