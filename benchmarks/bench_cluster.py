@@ -269,6 +269,19 @@ def split_held(race: Shape, level: int, low: int, high: int) -> int:
     return count + sum(level_sizes(race)[race.top + 2:])
 
 
+def split_balance(race: Shape, nodes: int) -> float:
+    """The speed of one node per range of `split_memory` against a balanced split, on the
+    levels before the final round: the positions over the nodes against the largest range's,
+    summed over the levels (ranges of equal width hold unequal shares of a level)."""
+    n, t = race.players, race.target
+    width, largest, total = math.ceil(t / nodes), 0, 0
+    for level in range(race.top + 1):
+        shares = [sum(compositions(level - score, n - 1, t)
+                      for score in range(low, min(low + width, t))) for low in range(0, t, width)]
+        largest, total = largest + max(shares), total + sum(shares)
+    return total / nodes / largest
+
+
 def run(workers: int, players: int, target: int, dice: int) -> dict:
     child = subprocess.run([sys.executable, "-c", CHILD, str(workers), str(players),
                             str(target), str(dice)], cwd=ROOT, capture_output=True, text=True,
@@ -353,7 +366,9 @@ def print_model(one: dict, source: str, chunk: int | None, reached: float | None
                   f"seat's score, one range per node, would hold "
                   + ", ".join(f"{split[nodes] / 1e9:,.0f} GB of values "
                               f"({(split[nodes] + NODE * WORKER_BYTES) / 1e9:,.0f} GB with its "
-                              f"workers) on {nodes} nodes" for nodes in split))
+                              f"workers) on {nodes} nodes, solving at "
+                              f"{split_balance(race, nodes):.2f} of the balanced speed"
+                              for nodes in split))
     print(f"\nAssumptions: work per numbered position ({costs.source}) "
           f"{costs.before * 1e3:.2f} ms before the final round, {costs.final * 1e3:.2f} ms in "
           f"it; {costs.reached:.0%} of numbers reached; {costs.overhead:.2f} s per level beyond "

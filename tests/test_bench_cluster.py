@@ -71,6 +71,9 @@ def test_the_model_adds_up_as_by_hand(monkeypatch) -> None:
     # (4 x 3 x 108 + 81) / 9 = 153 s
     assert math.isclose(whole[2].hours * 3600, 3.5 + 153.0)
     assert whole[2].driver == 2 * 108 + driver + 15 * worker
+    # two ranges of the first seat's score (0 and 1): levels 0-2 hold 1 + 0, 1 + 1 and 0 + 1
+    # of each mover's positions: 4 over 2 ranges against a largest range of 3
+    assert math.isclose(bench_cluster.split_balance(race, 2), 4 / 2 / 3)
 
 
 def test_a_split_level_holds_what_its_ranges_read() -> None:
