@@ -114,13 +114,14 @@ def measured_costs(one: dict) -> Costs:
 
 @dataclass(frozen=True)
 class Shape:
-    """What the model needs of a race: seats, target, turn scores (0..results-1) and values
-    per position (`metrics`)."""
+    """What the model needs of a race: seats, target, turn scores (0..results-1), values per
+    position (`metrics`) and the turn scores a turn can make (empty: all)."""
 
     players: int
     target: int
     results: int
     metrics: int
+    possible: tuple[int, ...] = ()
 
     @property
     def top(self) -> int:
@@ -142,7 +143,8 @@ def shape(players: int, target: int) -> Shape:
     from solver.games.dalek.turn import compile_turn
 
     game = LevelRace(DalekRace(compile_turn(parse_rules()), players, target))
-    return Shape(players, target, game.results, game.metrics)
+    possible = tuple(int(score) for score in game.turn.possible.nonzero()[0])
+    return Shape(players, target, game.results, game.metrics, possible)
 
 
 @cache
@@ -240,6 +242,17 @@ def model(race: Shape, costs: Costs, design: str = "levels", chunk: int | None =
                         other + local * WORKER_BYTES if nodes > 1 else 0.0))
     return rows, {**most, "positions": sum(sizes), "levels": len(sizes), "whole": whole,
                   "largest": max(sizes) * race.bytes, "largest level": sizes.index(max(sizes))}
+
+
+def widest(race: Shape, possible_only: bool = False) -> int:
+    """The most bytes of later levels a level before the final round reads (`reads`, the final
+    round aside); with `possible_only`, only the levels a score a turn can make reaches, and
+    the next two (the warm start's guesses, race.similar)."""
+    sizes = level_sizes(race)
+    gains = ({*race.possible, 1, 2} - {0} if possible_only and race.possible
+             else set(range(1, race.results)))
+    return race.bytes * max(sum(sizes[level + gain] for gain in gains
+                                if level + gain <= race.top) for level in range(race.top + 1))
 
 
 def split_memory(race: Shape, nodes: int) -> float:
@@ -357,6 +370,11 @@ def print_model(one: dict, source: str, chunk: int | None, reached: float | None
               f"the largest level {most['largest'] / 1e9:,.2f} GB (level "
               f"{most['largest level']}); a level reads the next {race.results - 1} score sums "
               f"and the final round")
+        print(f"- a level reads at most {widest(race) / 1e9:,.1f} GB of later levels "
+              f"({widest(race, True) / 1e9:,.1f} GB reading only those a possible turn score "
+              f"reaches: {len(race.possible)} of {race.results}, and the next two) and "
+              f"{sum(level_sizes(race)[race.top + 1:]) * race.bytes / 1e9:,.1f} GB of the "
+              f"final round")
         print(f"- on {CORES[-1]} cores a node pulls at most {most['pulled'] / 1e9:,.2f} GB per "
               f"level and the driver's node serves at most {most['served'] / 1e9:,.1f} GB; "
               f"transfers take {most['transfer hours']:,.2f} h of the total")

@@ -76,6 +76,16 @@ def test_the_model_adds_up_as_by_hand(monkeypatch) -> None:
     assert math.isclose(bench_cluster.split_balance(race, 2), 4 / 2 / 3)
 
 
+def test_the_widest_reads_as_by_hand() -> None:
+    """Two seats to 4, turn scores 0-4 of which a turn makes only 0 and 4: levels 0-6 hold 2,
+    4, 6, 8, 6, 4, 2 positions. Every score: level 0 or 1 reads 4 later levels, 24 positions
+    (9 bytes each: 216); the possible ones and the warm start's next two (1, 2, 4): level 1
+    reads levels 2, 3 and 5, 6 + 8 + 4 = 18 positions (162 bytes)."""
+    race = Shape(players=2, target=4, results=5, metrics=1, possible=(0, 4))
+    assert level_sizes(race)[:7] == [2, 4, 6, 8, 6, 4, 2]
+    assert bench_cluster.widest(race) == 216 and bench_cluster.widest(race, True) == 162
+
+
 def test_a_split_level_holds_what_its_ranges_read() -> None:
     """`split_held` against the numbered successors of the 3-player race to 8 (4 dice) cut in
     2 and 3 ranges of the first seat's score: the pieces a range's positions read (a later
