@@ -1,12 +1,19 @@
-"""Checkpoints of long solves: each finished unit of work (a level) on disk, so that a solve
-that dies resumes where it stopped instead of starting from nothing.
+"""Checkpoints of long solves: each finished unit of work (a level) on disk or on shared
+storage, so that a solve that dies resumes where it stopped instead of starting from nothing,
+on this machine or, through a URL every node reads, on another node of a cluster.
 
 A checkpoint is a folder: `level_<n>.npz` per finished level (plain arrays, read without pickle)
 and `manifest.json`, which holds the parameters of the solve (with the hash of the code that
 computes it, as solver/cache.py keys its entries) and, per finished level, its file's SHA-256 and
-statistics. Every file is written atomically, a level's data before the manifest that vouches
-for it: a solve killed at any moment leaves a checkpoint that resumes after the levels the
+statistics. Every file is written whole or not at all, a level's data before the manifest that
+vouches for it: a solve killed at any moment leaves a checkpoint that resumes after the levels the
 manifest lists whose files are intact. A checkpoint of other parameters is refused, never mixed.
+
+The folder is a local path, or a URL (s3://, gs://, az://, file://, any protocol fsspec knows)
+read and written through fsspec, the optional extra `pip install 'dice-solver[cloud]'` with the
+storage's own package (s3fs, gcsfs, adlfs). A local folder, file:// included, writes each file
+under a temporary name renamed into place; other storage writes each file in one put, which
+object stores keep whole or not at all.
 """
 
 from __future__ import annotations
@@ -14,7 +21,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,38 +32,124 @@ from solver.tables import atomic_write, writable
 
 FORMAT = 2  # bump when the files' meaning changes
 MANIFEST = "manifest.json"
+URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # a scheme: fsspec's protocols, not a path
+
+
+def location(text: str) -> Path | str:
+    """Where a checkpoint lives, validated before any solve: a URL (kept as text: a Path would
+    fold its "//") whose filesystem fsspec can open, or a local folder that may be created.
+    Raises ValueError (InputError for a URL) with the reason."""
+    if URL.match(text):
+        _filesystem(text)
+        return text
+    return writable(text, directory=True)
+
+
+def _filesystem(url: str) -> tuple[Any, str]:
+    """(fsspec filesystem, path on it) of a URL; refused in one line without fsspec, for a
+    protocol fsspec does not know, or without the storage's own package."""
+    try:
+        from fsspec.core import url_to_fs
+    except ImportError:
+        raise InputError(f"a checkpoint at {url} needs pip install 'dice-solver[cloud]' "
+                         f"(fsspec) and the package of its storage (s3fs, gcsfs, adlfs)") from None
+    try:
+        return url_to_fs(url)
+    except (ImportError, ValueError) as error:  # fsspec names the missing package or protocol
+        raise InputError(f"cannot use checkpoint {url}: {error}") from None
+
+
+class _Folder:
+    """A local folder: each file written under a temporary name, renamed into place."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __str__(self) -> str:
+        return str(self.folder)
+
+    def make(self) -> None:
+        writable(str(self.folder), directory=True)
+        self.folder.mkdir(exist_ok=True)
+
+    def read(self, name: str) -> bytes:
+        return (self.folder / name).read_bytes()
+
+    def write(self, name: str, data: bytes) -> None:
+        atomic_write(self.folder / name, data)
+
+
+class _Remote:
+    """A folder on storage fsspec opens: each file written in one put. A backend's own errors
+    (missing credentials, say, which are not always OSErrors) become OSErrors, so that the
+    checkpoint refuses them in one line."""
+
+    def __init__(self, url: str, filesystem: Any, root: str) -> None:
+        self.url, self.filesystem, self.root = url.rstrip("/"), filesystem, root.rstrip("/")
+
+    def __str__(self) -> str:
+        return self.url
+
+    def make(self) -> None:
+        self._call("makedirs", self.root, exist_ok=True)
+
+    def read(self, name: str) -> bytes:
+        return self._call("cat_file", f"{self.root}/{name}")
+
+    def write(self, name: str, data: bytes) -> None:
+        self._call("pipe_file", f"{self.root}/{name}", data)
+
+    def _call(self, method: str, *args: Any, **options: Any) -> Any:
+        try:
+            return getattr(self.filesystem, method)(*args, **options)
+        except OSError:
+            raise
+        except Exception as error:  # any backend's, named in the one line
+            raise OSError(f"{type(error).__name__}: {error}") from error
+
+
+def _files(where: Path | str) -> _Folder | _Remote:
+    """The folder a checkpoint reads and writes: local (a path, or a file:// URL) or remote."""
+    text = str(where)
+    if not URL.match(text):
+        return _Folder(Path(where))
+    filesystem, root = _filesystem(text)
+    protocols = filesystem.protocol if isinstance(filesystem.protocol, tuple) else (
+        filesystem.protocol,)
+    return _Folder(Path(root)) if "file" in protocols else _Remote(text, filesystem, root)
 
 
 class Checkpoint:
-    """The finished levels of one solve in a folder (made if missing; its parent must exist)."""
+    """The finished levels of one solve in a folder (made if missing; its parent must exist) or
+    at a URL on shared storage (solver.checkpoint.location)."""
 
-    def __init__(self, folder: Path, parameters: dict) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path | str, parameters: dict) -> None:
+        self.files = _files(folder)
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back from JSON
         self.levels: dict[str, dict] = {}
+        where = f"folder {self.files}" if isinstance(self.files, _Folder) else str(self.files)
         try:
-            writable(str(folder), directory=True)
-            folder.mkdir(exist_ok=True)
-            data = (folder / MANIFEST).read_bytes()
+            self.files.make()
+            data = self.files.read(MANIFEST)
         except FileNotFoundError:
             return
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            raise InputError(f"cannot use checkpoint folder {folder}: {reason}") from None
+            raise InputError(f"cannot use checkpoint {where}: {reason}") from None
         try:
             manifest = json.loads(data.decode("utf-8"))
             stored, levels, form = manifest["parameters"], manifest["levels"], manifest["format"]
             if not isinstance(levels, dict):
                 raise ValueError
         except (ValueError, KeyError, TypeError):
-            raise InputError(f"{folder / MANIFEST} is not a checkpoint manifest: delete the "
+            raise InputError(f"{self.files}/{MANIFEST} is not a checkpoint manifest: delete the "
                              f"folder or give another one") from None
         if form != FORMAT:
-            raise InputError(f"checkpoint {folder} was written by another version of dice-solver "
-                             f"(format {form}, this one reads {FORMAT}): give another folder, or "
-                             f"delete it to start again")
+            raise InputError(f"checkpoint {self.files} was written by another version of "
+                             f"dice-solver (format {form}, this one reads {FORMAT}): give another "
+                             f"folder, or delete it to start again")
         if stored != self.parameters:
-            raise InputError(f"checkpoint {folder} holds a solve of other parameters "
+            raise InputError(f"checkpoint {self.files} holds a solve of other parameters "
                              f"({_difference(stored, self.parameters)}): give another folder, "
                              f"or delete it to start again")
         self.levels = levels
@@ -68,7 +163,7 @@ class Checkpoint:
         if its file is missing or not what the manifest vouches for."""
         entry = self.levels.get(str(level))
         try:
-            data = (self.folder / f"level_{level}.npz").read_bytes()
+            data = self.files.read(f"level_{level}.npz")
             if entry is None or hashlib.sha256(data).hexdigest() != entry["sha256"]:
                 return None
             with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
@@ -81,11 +176,10 @@ class Checkpoint:
         buffer = io.BytesIO()
         np.savez(buffer, **arrays)
         data = buffer.getvalue()
-        atomic_write(self.folder / f"level_{level}.npz", data)
+        self.files.write(f"level_{level}.npz", data)
         self.levels[str(level)] = {"sha256": hashlib.sha256(data).hexdigest(), "stats": stats}
         manifest = {"format": FORMAT, "parameters": self.parameters, "levels": self.levels}
-        atomic_write(self.folder / MANIFEST,
-                     (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+        self.files.write(MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
 
 
 def _difference(stored: object, wanted: dict) -> str:
@@ -100,14 +194,15 @@ def _difference(stored: object, wanted: dict) -> str:
     return "none"
 
 
-def compare(first: Path, second: Path) -> tuple[list[int], list[int]]:
+def compare(first: Path | str, second: Path | str) -> tuple[list[int], list[int]]:
     """(levels both checkpoints hold, those among them whose arrays differ): two checkpoints of
     one solve, say on a cluster and in one process, which must be the same bits wherever both
     finished a level. Checkpoints of other solves are refused in one line."""
     stored = []
     for folder in (first, second):
+        files = _files(folder)
         try:
-            stored.append(json.loads((folder / MANIFEST).read_text("utf-8"))["parameters"])
+            stored.append(json.loads(files.read(MANIFEST))["parameters"])
         except (OSError, ValueError, KeyError, TypeError):
             raise InputError(f"{folder} holds no checkpoint (no readable {MANIFEST})") from None
     one, other = (Checkpoint(folder, stored[0]) for folder in (first, second))

@@ -71,6 +71,22 @@ class OutputPath(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
+class CheckpointLocation(click.ParamType):
+    """A checkpoint's folder, or its URL on shared storage (`solver.checkpoint.location`: the
+    cloud extra and the storage's package present, the protocol known), validated when the
+    command line is read, before any solve."""
+
+    name = "folder|url"
+
+    def convert(self, value, param, ctx):
+        from solver.checkpoint import location
+
+        try:
+            return location(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
 class InputPath(click.ParamType):
     """A file a command will read ("-": standard input), validated when the command line is read,
     before any solve: it exists, is a file and can be opened."""
@@ -136,10 +152,12 @@ def engine_options(game: str, auto: str) -> list:
                      help=f"How to solve: cyclic (networkx graph; exact rationals), levels "
                           f"(dense, level by level, float64; resumes from --checkpoint), auto "
                           f"({auto})."),
-        click.option("--checkpoint", type=OutputPath(directory=True), default=None,
+        click.option("--checkpoint", type=CheckpointLocation(), default=None,
                      expose_value=False, callback=remember,
-                     help="Folder for the level engine's finished levels (made if missing): "
-                          "the same command run again resumes after the last one."),
+                     help="Folder for the level engine's finished levels (made if missing), or "
+                          "a URL on shared storage (s3://, gs://, file://...: needs pip install "
+                          "'dice-solver[cloud]' and the storage's package): the same command run "
+                          "again resumes after the last one."),
         *ray_options(remember),
     ]
 
@@ -198,4 +216,4 @@ def solving(game: str, exact: bool, levels_by_default: bool) -> Solving:
                          "--engine cyclic for exact rationals")
     if checkpoint is not None and engine != "levels":
         raise InputError("--checkpoint is for the level engine: add --engine levels")
-    return Solving(engine, None if checkpoint is None else Path(checkpoint), runner)
+    return Solving(engine, checkpoint, runner)

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Solving:
-    """`engine`: "cyclic" or "levels"; `checkpoint`: a folder the level engine resumes from and
-    writes each finished level to; `runner`: where the level engine solves its chunks (None:
-    in this process)."""
+    """`engine`: "cyclic" or "levels"; `checkpoint`: a folder (or a URL on shared storage,
+    solver.checkpoint) the level engine resumes from and writes each finished level to;
+    `runner`: where the level engine solves its chunks (None: in this process)."""
 
     engine: str = "cyclic"
-    checkpoint: Path | None = None
+    checkpoint: Path | str | None = None
     runner: Runner | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from fractions import Fraction
 from itertools import product
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 from engine_graphs import layered_graph
 
-from solver.checkpoint import Checkpoint, compare
+from solver.checkpoint import Checkpoint, compare, location
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, solve
 from solver.engine.local import TurnLocal
@@ -236,6 +237,76 @@ def test_a_damaged_level_is_solved_again(tmp_path) -> None:
     resumed = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 2}))
     assert resumed.resumed == 2
     assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+
+
+def storage(tmp_path, scheme: str) -> str:
+    """A checkpoint's URL on shared storage: fsspec's memory:// stands for an object store (one
+    put per file), file:// for a folder every node mounts."""
+    pytest.importorskip("fsspec")
+    return f"memory://{tmp_path.name}/run" if scheme == "memory" else f"file://{tmp_path}/run"
+
+
+@pytest.mark.parametrize("scheme", ["memory", "file"])
+def test_a_solve_resumed_through_a_url_gives_the_same_bits(tmp_path, scheme) -> None:
+    """Interrupted part-way, resumed through the URL: the bits of an uninterrupted solve, and
+    level for level the arrays a local folder holds."""
+    url, local = storage(tmp_path, scheme), tmp_path / "local"
+    game = ToyLevels(ToyRace(3, 4))
+    whole = levels.solve(game, store=Checkpoint(local, {"toy": 1}))
+    with pytest.raises(Crash):
+        levels.solve(game, store=Dying(url, {"toy": 1}, lives=4))
+    resumed = levels.solve(game, store=Checkpoint(url, {"toy": 1}))
+    assert resumed.resumed == 4
+    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+    assert compare(local, url) == (list(range(game.levels)), [])
+    with pytest.raises(InputError, match=r"other parameters \(toy 1 there, 2 here\)"):
+        Checkpoint(url, {"toy": 2})
+
+
+def test_on_an_object_store_only_levels_with_statistics_and_intact_arrays_are_read(
+        tmp_path) -> None:
+    """A level's file is put before the manifest that holds its statistics: a file the
+    manifest does not list (the driver died between the two puts) or whose bytes are not the
+    ones it lists is solved again, to the same bits."""
+    import fsspec
+
+    url = storage(tmp_path, "memory")
+    game = ToyLevels(ToyRace(2, 4))
+    whole = levels.solve(game, store=Checkpoint(url, {"toy": 2}))
+    store = fsspec.filesystem("memory")
+    root = url.removeprefix("memory://")
+    manifest = json.loads(store.cat_file(f"{root}/manifest.json"))
+    del manifest["levels"][str(game.levels - 2)]  # put, its statistics not yet
+    store.pipe_file(f"{root}/manifest.json", json.dumps(manifest).encode())
+    store.pipe_file(f"{root}/level_{game.levels - 3}.npz", b"not a level")
+    resumed = levels.solve(game, store=Checkpoint(url, {"toy": 2}))
+    assert resumed.resumed == 1
+    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+
+
+def test_storage_that_fails_is_refused_in_one_line(tmp_path, monkeypatch) -> None:
+    """A backend's own error (not an OSError: missing credentials, say) names itself."""
+    import fsspec
+
+    class NoCredentials(Exception):
+        pass
+
+    def refuse(*args, **options):
+        raise NoCredentials("Unable to locate credentials")
+
+    monkeypatch.setattr(fsspec.filesystem("memory"), "cat_file", refuse)
+    with pytest.raises(InputError, match=r"cannot use checkpoint memory://.*: NoCredentials: "
+                                         r"Unable to locate credentials$"):
+        Checkpoint(storage(tmp_path, "memory"), {})
+
+
+def test_a_url_fsspec_cannot_open_is_refused_in_one_line(monkeypatch) -> None:
+    pytest.importorskip("fsspec")
+    with pytest.raises(InputError, match=r"cannot use checkpoint nosuch://x/run: .*nosuch"):
+        location("nosuch://x/run")
+    monkeypatch.setitem(sys.modules, "fsspec.core", None)  # the cloud extra not installed
+    with pytest.raises(InputError, match=r"s3://b/run needs pip install 'dice-solver\[cloud\]'"):
+        Checkpoint("s3://b/run", {})
 
 
 def test_two_checkpoints_of_one_solve_are_compared_level_by_level(tmp_path) -> None:

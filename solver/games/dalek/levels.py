@@ -270,7 +270,7 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
 
     game = LevelRace(race)  # its turn passes merge the graph once, for the estimate and the solve
     check(game, force)
-    store = None if checkpoint is None else Checkpoint(Path(checkpoint), game.parameters())
+    store = None if checkpoint is None else Checkpoint(checkpoint, game.parameters())
     solution = levels.solve(game, store=store, progress=progress, runner=runner)
     total = solution.total
     mixes = []

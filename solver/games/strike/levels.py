@@ -445,7 +445,7 @@ def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=No
     from solver.engine import levels
 
     numbered = LevelStrike(game)
-    store = None if checkpoint is None else Checkpoint(Path(checkpoint), numbered.parameters())
+    store = None if checkpoint is None else Checkpoint(checkpoint, numbered.parameters())
     solution = levels.solve(numbered, store=store, progress=progress, runner=runner)
     total = solution.total
     return LevelSolution(numbered, solution.values, PositionIndex(numbered, solution.reachable),

@@ -209,6 +209,7 @@ def test_a_level_solve_answers_best_move_as_the_cyclic_one(tmp_path) -> None:
 @pytest.mark.parametrize("args, words", [
     (("--engine", "levels", "--exact"), "float64 only"),
     (("--engine", "cyclic", "--checkpoint", "{tmp}/c"), "--engine levels"),
+    (("--engine", "levels", "--checkpoint", "nosuch://bucket/c"), "checkpoint nosuch://bucket/c"),
 ])
 def test_what_an_engine_cannot_do_is_refused_in_one_line(tmp_path, args, words) -> None:
     args = tuple(a.replace("{tmp}", str(tmp_path)) for a in args)
@@ -220,6 +221,18 @@ def test_what_an_engine_cannot_do_is_refused_in_one_line(tmp_path, args, words) 
 def test_the_command_resumes_from_its_checkpoint(tmp_path) -> None:
     folder = tmp_path / "levels"
     args = (*RACE3, "--no-cache", "--checkpoint", str(folder))
+    first, _ = _game(*args, cache=str(tmp_path))
+    assert (folder / "manifest.json").is_file()
+    second, stderr = _game(*args, cache=str(tmp_path))
+    assert "resuming after 24 of 24 levels" in stderr
+    assert second["seats"] == first["seats"]
+
+
+def test_the_command_resumes_from_a_checkpoint_url(tmp_path) -> None:
+    """--checkpoint takes a URL on shared storage (fsspec): file:// writes the folder's files."""
+    pytest.importorskip("fsspec")
+    folder = tmp_path / "levels"
+    args = (*RACE3, "--no-cache", "--checkpoint", f"file://{folder}")
     first, _ = _game(*args, cache=str(tmp_path))
     assert (folder / "manifest.json").is_file()
     second, stderr = _game(*args, cache=str(tmp_path))
