@@ -184,6 +184,12 @@ def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: boo
                           progress=progress if how.engine == "levels" else progress.steps)
 
 
+def shipped_text(made: dict) -> str:
+    """Where values read from the package's shipped solve came from, for people."""
+    return f"read from the values shipped with the package (solved {made['date']}, commit " \
+           f"{made['commit'][:12]})"
+
+
 def _timings(clock: float, cached: bool) -> dict:
     return {"total": time.perf_counter() - clock, "cached": cached}
 
@@ -297,7 +303,8 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
                   for p in summary.get("paranoid", [])]
     if "head_starts" in summary:
         lines += ["", *_head_starts_text(summary["head_starts"], race.players)]
-    timing = "read from the cache" if summary["timings"]["cached"] else \
+    timing = shipped_text(summary["shipped"]) if "shipped" in summary else \
+        "read from the cache" if summary["timings"]["cached"] else \
         f"{summary['timings']['total']:.1f} s"
     if "mixed" in summary:
         count = len(summary["mixed"])

@@ -222,6 +222,8 @@ def game_summary(values: RaceValues, position: Position | None = None) -> dict:
                "components": values.components, "iterations": values.iterations}
     if race.players >= 3:  # where pure best responses cycled and play mixes (issue 12)
         summary["mixed"] = values.mixes()
+    if values.shipped is not None:
+        summary["shipped"] = values.shipped
     return summary
 
 
