@@ -14,15 +14,12 @@ number (`numbers`: the scores read in base `base`, then the mover), sorted, as d
 metrics, column by column, each float64's eight bytes split into eight planes (the high bytes of
 nearby values repeat, and zlib finds that once they sit together); the mixes (RaceValues.mixed).
 Positions are stored in that order, so a look-up is a bisection and no dictionary is built.
-`python -m solver.games.dalek.shipped [PLAYERS ...]` remakes the files (docs/developing.md).
+`python -m solver.games.dalek.shipping [PLAYERS ...]` remakes the files (docs/developing.md).
 """
 
 from __future__ import annotations
 
-import datetime
 import json
-import subprocess
-import sys
 import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -153,39 +150,3 @@ def _about(magic: bytes, line: bytes, race: DalekRace, engine: str) -> dict | No
         return None
     about = json.loads(line)
     return about if about["key"] == race_key(race, engine) else None
-
-
-def made_now() -> dict:
-    """The date (UTC) and the commit of the tree solving now, for `write`'s `made`."""
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                cwd=Path(__file__).parent, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "solver"], capture_output=True,
-                               text=True, cwd=Path(__file__).parent, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit, dirty = "unknown", ""
-    return {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
-            "commit": commit + (" with uncommitted changes" if dirty else "")}
-
-
-def main(arguments: list[str]) -> None:
-    """Solve the shipped races (all, or those with the numbers of players given) with the
-    default rules on the engine the command line uses (the disk cache reused, the shipped files
-    not), and write their files."""
-    from solver.engine.solving import Solving
-    from solver.games.dalek.files import parse_rules
-    from solver.games.dalek.racesolve import solve_race
-    from solver.games.dalek.turn import compile_turn
-
-    turn = compile_turn(parse_rules())
-    for players, target in SHIPPED:
-        if arguments and str(players) not in arguments:
-            continue
-        race = DalekRace(turn, players, target)
-        values = solve_race(race, solving=Solving("levels"), force=True, shipped=False)
-        size = write(values, path(players, target), made_now())
-        print(f"{path(players, target)}: {len(values.index):,} positions, {size:,} bytes")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -84,7 +84,7 @@ def test_solve_race_reads_a_shipped_file_only_for_its_very_race(tmp_path, monkey
 @pytest.mark.parametrize("players, target", shipped.SHIPPED)
 def test_the_shipped_files_answer_todays_races(players, target) -> None:
     """A change of the rules' reading or of the turn graph changes the key: the files must be
-    remade (python -m solver.games.dalek.shipped; docs/developing.md)."""
+    remade (python -m solver.games.dalek.shipping; docs/developing.md)."""
     race = race_of(players, target, dice=10)
     assert shipped.has(race, "levels"), f"{shipped.path(players, target)} answers another race"
 
