@@ -166,7 +166,8 @@ def face_list(rules: Rules, counts: Sequence[int]) -> list[str]:
     return [f for f, c in zip(rules.die.faces, counts) for _ in range(c)]
 
 
-def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path, dict]:
+def write_turn_tables(turn: CompiledTurn, out: Path, command: str, form: str = "csv"
+                      ) -> tuple[Path, dict]:
     """turn_states: value and stop-or-roll of every reachable state; turn_keeps: the best keep
     for every (state, roll). The policy is the exact one (ties go to the first option in the
     solver's canonical order); values are float64 with exact ones for the states."""
@@ -196,9 +197,10 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
             keep_rows.append((*row, format_faces(rules, tuple(outcomes[o])),
                               format_faces(rules, keep), then, repr(solution.value(node))))
     files = write_table(out, "turn_states",
-                        [*columns, "value", "value_exact", "stop_points", "best"], state_rows)
+                        [*columns, "value", "value_exact", "stop_points", "best"], state_rows,
+                        form=form)
     files += write_table(out, "turn_keeps", [*columns, "roll", "keep", "then", "value"],
-                         keep_rows, compress=True)
+                         keep_rows, compress=True, form=form)
     summary = {"states": len(state_rows), "rolls": len(keep_rows),
                "expected_points": exact_text(exact.value(turn.root)),
                "expected_points_float": float(exact.value(turn.root)),
@@ -326,12 +328,13 @@ def race_table_data(race: DalekRace, summary: dict) -> dict:
     return {"table": "race", "rules": race_data(race), **summary}
 
 
-def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast: bool = True
-                      ) -> tuple[Path, dict]:
-    """race_positions: for every position at the start of a turn, every seat's value (win
-    share) and P(win alone) under optimal play, the mover's again as `value` and `p_win`, and
-    (`with_contrast`) what playing this one turn for expected points instead (then optimally
-    again) would cost: the policy difference in win probability."""
+def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast: bool = True,
+                      form: str = "csv", left_out: str | None = None) -> tuple[Path, dict]:
+    """race_positions (CSV and JSON, or Parquet: `form`): for every position at the start of a
+    turn, every seat's value (win share) and P(win alone) under optimal play, the mover's again
+    as `value` and `p_win`, and (`with_contrast`) what playing this one turn for expected points
+    instead (then optimally again) would cost: the policy difference in win probability;
+    without it, `left_out` (why, and how to get it) goes in the summary as `contrast`."""
     race = values.race
     metric = race.metric
     seats = range(race.players)
@@ -351,9 +354,11 @@ def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast
         f"value_{s + 1}" for s in seats] + [f"p_win_{s + 1}" for s in seats]
     if with_contrast:
         header += ["value_points_turn", "regret", "expected_points", "p_zero"]
-    files = write_table(out, "race_positions", header, rows)
+    files = write_table(out, "race_positions", header, rows, form=form)
     summary = {"positions": len(rows), "residual": values.residual,
                "value_first_seat": float(values.values(race.start())[metric.value(0)])}
+    if left_out is not None:
+        summary["contrast"] = left_out
     if measures is not None:
         regrets = measures[:, 0] - measures[:, 1]
         summary.update(positions_where_points_play_loses=int(np.sum(regrets > 1e-9)),
