@@ -188,7 +188,7 @@ def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: boo
 
 def shipped_text(made: dict) -> str:
     """Where values read from the package's shipped solve came from, for people."""
-    return f"read from the values shipped with the package (solved {made['date']}, commit " \
+    return f"read from the solve shipped with the package (solved {made['date']}, commit " \
            f"{made['commit'][:12]})"
 
 
