@@ -8,7 +8,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
+from helpers import invoke
+from jsonschema import Draft202012Validator
 
+from solver import cache, schemas
+from solver.cli import cli
 from solver.engine.solving import Solving
 from solver.games.dalek import shipped
 from solver.games.dalek.files import parse_rules
@@ -18,6 +23,13 @@ from solver.games.dalek.turn import compile_turn
 
 LEVELS = Solving("levels")
 MADE = {"date": "2026-12-02", "commit": "0123456789abcdef"}
+
+
+@pytest.fixture(autouse=True)
+def _no_memory(monkeypatch) -> None:
+    """Nothing read here is kept in this process's memory (`cache.remember`, which the page's
+    tests may have called): the shipped files these tests write are their own."""
+    monkeypatch.setattr(cache, "_memory", None)
 
 
 def race_of(players: int, target: int, dice: int = 3, tie_rule: str = "ge",
@@ -101,3 +113,16 @@ def test_the_shipped_values_are_a_fresh_solves(players, target) -> None:
     rows = [read.index[p] for p in positions]
     assert np.abs(read.table[rows] - fresh.table[list(fresh.index.values())]).max() <= 1e-12
     assert fresh.residual <= 1e-12 and read.residual <= 1e-12
+
+
+@pytest.mark.parametrize("scores", ["30,42", "30,42,12"])
+def test_dalek_game_answers_from_the_shipped_values_and_says_so(scores) -> None:
+    """The headline positions of the 2- and 3-player races to 60, as a fresh install asks them:
+    no solve, the answer names the shipped solve (text and JSON, which its schema accepts)."""
+    args = ["dalek", "game", "--scores", scores, "--seat", "2"]
+    answer = invoke(*args, "--json")
+    Draft202012Validator(schemas.load(("dalek", "game"))).validate(answer)
+    made = shipped.read(race_of(len(scores.split(",")), 60, dice=10), "levels").shipped
+    assert answer["shipped"] == made and answer["timings"]["cached"]
+    text = CliRunner().invoke(cli, args).output
+    assert f"read from the solve shipped with the package (solved {made['date']}" in text
