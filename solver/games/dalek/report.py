@@ -343,27 +343,31 @@ def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast
     compared = [(repr(points_play), repr(best - points_play), repr(expected), repr(p_zero))
                 for best, points_play, expected, p_zero in measures.tolist()
                 ] if measures is not None else [()] * len(positions)
-    rows = []
-    for (seat_scores, mover), more in zip(positions, compared):
-        row = values.values((seat_scores, mover)).tolist()
-        rows.append((*seat_scores, mover + 1, int(race.final_round(seat_scores, mover)),
-                     repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
-                     *(repr(row[metric.value(s)]) for s in seats),
-                     *(repr(row[metric.win(s)]) for s in seats), *more))
+    finals = race.final_round(np.array([p[0] for p in positions]).reshape(-1, race.players),
+                              np.array([p[1] for p in positions], dtype=np.int64)).tolist()
+
+    def rows():  # one at a time, as the files take them: millions of rows never sit in memory
+        for (seat_scores, mover), final, more in zip(positions, finals, compared):
+            row = values.values((seat_scores, mover)).tolist()
+            yield (*seat_scores, mover + 1, int(final),
+                   repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
+                   *(repr(row[metric.value(s)]) for s in seats),
+                   *(repr(row[metric.win(s)]) for s in seats), *more)
+
     header = [f"score_{s + 1}" for s in seats] + ["mover", "final_round", "value", "p_win"] + [
         f"value_{s + 1}" for s in seats] + [f"p_win_{s + 1}" for s in seats]
     if with_contrast:
         header += ["value_points_turn", "regret", "expected_points", "p_zero"]
-    files = write_table(out, "race_positions", header, rows, form=form)
-    summary = {"positions": len(rows), "residual": values.residual,
+    files = write_table(out, "race_positions", header, rows(), form=form)
+    summary = {"positions": len(positions), "residual": values.residual,
                "value_first_seat": float(values.values(race.start())[metric.value(0)])}
     if left_out is not None:
         summary["contrast"] = left_out
     if measures is not None:
         regrets = measures[:, 0] - measures[:, 1]
         summary.update(positions_where_points_play_loses=int(np.sum(regrets > 1e-9)),
-                       largest_regret=float(regrets.max()) if len(rows) else 0.0,
-                       mean_regret=float(regrets.mean()) if len(rows) else 0.0)
+                       largest_regret=float(regrets.max()) if len(positions) else 0.0,
+                       mean_regret=float(regrets.mean()) if len(positions) else 0.0)
     from solver.games.dalek.racesolve import cache_key
 
     parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race, values.engine)

@@ -60,7 +60,10 @@ class ShippedIndex(Mapping):
         if len(scores) != self.players or not 0 <= mover < self.players or not all(
                 0 <= s < self.base for s in scores):
             raise KeyError(position)
-        number = numbers(np.array([scores]), np.array([mover]), self.base)[0]
+        number = 0  # `numbers` of one position, in Python: a table looks up every position
+        for score in scores:
+            number = number * self.base + score
+        number = number * self.players + mover
         row = int(np.searchsorted(self.numbers, number))
         if row == len(self.numbers) or self.numbers[row] != number:
             raise KeyError(position)
