@@ -9,10 +9,11 @@ made it (engine, residual, date, commit). tests/games/dalek/test_dalek_shipped.p
 honest: their keys are today's and (slow) their values a fresh solve's to 1e-12.
 
 The format, deterministic bytes (the same values give the same file): a first line naming it, a
-line of JSON (the key, the solve, the arrays' lengths), then three zlib streams: every position's
+line of JSON (the key, the solve, the streams' lengths), then ten zlib streams: every position's
 number (`numbers`: the scores read in base `base`, then the mover), sorted, as differences; the
-metrics, column by column, each float64's eight bytes split into eight planes (the high bytes of
-nearby values repeat, and zlib finds that once they sit together); the mixes (RaceValues.mixed).
+metrics, column by column, each float64's eight bytes split into eight planes, a stream each (the
+high bytes of nearby values repeat, and zlib finds that once they sit together; two threads
+unpack the planes, zlib letting go of the interpreter); the mixes (RaceValues.mixed).
 Positions are stored in that order, so a look-up is a bisection and no dictionary is built.
 `python -m solver.games.dalek.shipping [PLAYERS ...]` remakes the files (docs/developing.md).
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -95,10 +97,11 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     keys = numbers(positions[:, :-1], positions[:, -1], base)
     order = np.argsort(keys, kind="stable")
     table = np.ascontiguousarray(values.table[rows[order]].T, dtype="<f8")
-    planes = table.view(np.uint8).reshape(-1, 8).T.tobytes()
+    planes = table.view(np.uint8).reshape(-1, 8).T
     mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
     streams = [zlib.compress(data, LEVEL) for data in (
-        np.diff(keys[order], prepend=0).astype("<i8").tobytes(), planes, mixed.tobytes())]
+        np.diff(keys[order], prepend=0).astype("<i8").tobytes(),
+        *(plane.tobytes() for plane in planes), mixed.tobytes())]
     about = {"key": race_key(race, values.engine), "base": base,
              "metrics": int(table.shape[0]), "mixed": list(mixed.shape),
              "solve": {"engine": values.engine, "residual": values.residual,
@@ -121,14 +124,18 @@ def read(race: DalekRace, engine: str) -> RaceValues | None:
         return None
     if about is None:
         return None
-    streams, start = [], 0
-    for length in about["streams"]:
-        streams.append(zlib.decompress(body[start:start + length]))
-        start += length
-    keys = np.cumsum(np.frombuffer(streams[0], dtype="<i8"))
-    planes = np.frombuffer(streams[1], dtype=np.uint8).reshape(8, -1)
-    table = np.stack(planes, axis=1).view("<f8").reshape(about["metrics"], -1).T
-    mixed = np.frombuffer(streams[2], dtype="<f8").reshape(about["mixed"])
+    ends = np.cumsum(about["streams"]).tolist()
+    streams = [body[end - length:end] for length, end in zip(about["streams"], ends)]
+    keys = np.cumsum(np.frombuffer(zlib.decompress(streams[0]), dtype="<i8"))
+    table = np.empty((about["metrics"] * len(keys), 8), dtype=np.uint8)
+
+    def unpack(byte: int) -> None:
+        table[:, byte] = np.frombuffer(zlib.decompress(streams[1 + byte]), dtype=np.uint8)
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(unpack, range(8)))
+    table = table.view("<f8").reshape(about["metrics"], -1).T
+    mixed = np.frombuffer(zlib.decompress(streams[9]), dtype="<f8").reshape(about["mixed"])
     solve = about["solve"]
     return RaceValues(race, ShippedIndex(keys, race.players, about["base"]),
                       table.astype(np.float64, copy=False), residual=solve["residual"],
