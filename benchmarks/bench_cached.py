@@ -86,9 +86,9 @@ def page(runs: int) -> tuple[float, list[tuple]]:
     from solver.web.app import application
 
     os.environ["DICE_SOLVER_BUDGET"] = RACE_BUDGET
-    app = application()
+    app = application(float(RACE_BUDGET))
     start = time.perf_counter()
-    _preload()
+    _preload(float(RACE_BUDGET))
     startup = time.perf_counter() - start
     client = TestClient(app)
     rows = []
