@@ -9,7 +9,8 @@ N requests per position, timed on the server (the Server-Timing header). The 2- 
 races to 60 ship solved with the package (docs/results.md); a race neither shipped nor cached is
 skipped, not solved.
 The machine's load average is printed before and after: a loaded machine stretches wall time.
-Targets (issue 14, item 5): a cached command under 0.5 s, a page answer under 100 ms.
+Targets (issue 14, item 5): a cached command under 0.5 s, a page answer under 100 ms; issue 25:
+a shipped race's answer under a second.
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ def commands(runs: int, bytecode: str) -> list[tuple]:
         times = [child(args, env)[:2] for _ in range(runs)]
         wall, cpu = [t[0] for t in times], [t[1] for t in times]
         rows.append((name, f"{min(wall):.3f}", f"{statistics.median(wall):.3f}",
-                     f"{min(cpu):.3f}", f"{statistics.median(cpu):.3f}", "< 0.5 s"))
+                     f"{min(cpu):.3f}", f"{statistics.median(cpu):.3f}",
+                     "< 1 s" if "(shipped)" in name else "< 0.5 s"))
     return rows
 
 
