@@ -1,4 +1,5 @@
-"""Export of strategy tables: CSV and JSON files, byte-identical across runs, plus a manifest.
+"""Export of strategy tables: CSV and JSON files (or a Parquet file, for tables of millions of
+rows), byte-identical across runs, plus a manifest.
 
 Every file is written atomically (a temporary file renamed into place) and streamed: a table
 never sits whole in memory. Gzip output carries no timestamp, so regenerating a table gives the
@@ -16,10 +17,13 @@ import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 SEPARATORS = (",", ":")  # compact JSON: no spaces
+FORMATS = ("csv", "parquet")  # what write_table writes: CSV and JSON, or Parquet
+BATCH = 65536  # rows a Parquet file takes at a time (a row group)
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -135,13 +139,17 @@ def write_json(path: Path, data: object) -> Path:
 
 
 def write_table(directory: Path, name: str, header: Sequence[str],
-                rows: Iterable[Sequence[object]], compress: bool = False) -> list[Path]:
+                rows: Iterable[Sequence[object]], compress: bool = False, form: str = "csv"
+                ) -> list[Path]:
     """The same table as `name.csv` and `name.json` ({"columns": [...], "rows": [[...], ...]}),
-    in `directory` (made if missing: its folder was validated by `writable`). The rows are
-    read once, as they come, and written to both files together, so a table of millions of
-    rows never sits in memory; both files are renamed into place only when every row is
-    written (the bytes are those of write_csv and write_json on the whole table)."""
+    or with `form` "parquet" as `name.parquet` (`write_parquet`), in `directory` (made if
+    missing: its folder was validated by `writable`). The rows are read once, as they come,
+    and written to both files together, so a table of millions of rows never sits in memory;
+    both files are renamed into place only when every row is written (the bytes are those of
+    write_csv and write_json on the whole table)."""
     directory.mkdir(exist_ok=True)
+    if form == "parquet":
+        return [write_parquet(directory / f"{name}.parquet", header, rows)]
     suffix = ".gz" if compress else ""
     paths = [directory / f"{name}.csv{suffix}", directory / f"{name}.json{suffix}"]
     with _text_file(paths[0]) as table, _text_file(paths[1]) as document:
@@ -153,6 +161,61 @@ def write_table(directory: Path, name: str, header: Sequence[str],
             document.write(("," if k else "") + json.dumps(list(row), separators=SEPARATORS))
         document.write("]}\n")
     return paths
+
+
+def check_parquet() -> None:
+    """Raise ValueError (the reason, for one line) where Parquet cannot be written: pyarrow,
+    an optional extra, is not installed."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise ValueError("--format parquet needs pyarrow: pip install 'dice-solver[parquet]' "
+                         "(or pyarrow itself)") from None
+
+
+def write_parquet(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> Path:
+    """A Parquet table (zstd), written as the rows come, a row group of BATCH rows at a time.
+    Each column's type is read off the first rows: integers stay int64; text that reads as a
+    float (the tables write floats as repr text, exact) becomes float64, the same number bit
+    for bit; other text stays text. No time is written, so the bytes depend on the rows and
+    the pyarrow version (its name is in the file) only."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = iter(rows)
+    batch = list(islice(rows, BATCH))
+    schema = pa.schema([(column, _arrow_type(pa, [row[k] for row in batch]))
+                        for k, column in enumerate(header)])
+    with atomic_file(path) as handle, pq.ParquetWriter(handle, schema, compression="zstd",
+                                                       write_statistics=True) as writer:
+        while batch:
+            columns = [[row[k] for row in batch] for k in range(len(header))]
+            writer.write_table(pa.table([pa.array(_typed(field.type, pa, values), field.type)
+                                         for field, values in zip(schema, columns)],
+                                        schema=schema))
+            batch = list(islice(rows, BATCH))
+    return path
+
+
+def _typed(kind: Any, pa: Any, values: list) -> list:
+    """A column's values as its Parquet type holds them (text as the CSV writes it)."""
+    if kind == pa.float64():
+        return [float(v) for v in values]
+    if kind == pa.string():
+        return ["" if v is None else str(v) for v in values]
+    return values
+
+
+def _arrow_type(pa: Any, values: list) -> Any:
+    """A column's Parquet type from its first values (see `write_parquet`)."""
+    if all(isinstance(v, int) for v in values):
+        return pa.int64()
+    try:
+        for v in values:
+            float(v)
+    except (TypeError, ValueError):
+        return pa.string()
+    return pa.float64()
 
 
 def sha256(path: Path) -> str:

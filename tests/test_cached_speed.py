@@ -64,6 +64,16 @@ def test_a_cached_race_best_move_loads_no_numba(tmp_path: Path) -> None:
     assert without_timings(second) == without_timings(first)
 
 
+def test_a_shipped_race_answer_loads_no_numba(tmp_path: Path) -> None:
+    """The 3-player race to 60 ships solved (solver/games/dalek/shipped/): from an empty cache
+    the first answer reads it (only the turn graph is built), the second too, neither solving."""
+    args = ("dalek", "game", "--players", "3", "--scores", "30,42,12", "--seat", "2", "--json")
+    first, second, imported = cached_twice(tmp_path, args, args)
+    assert not imported & HEAVY
+    assert first["shipped"] == second["shipped"] and first["timings"]["cached"]
+    assert without_timings(second) == without_timings(first)
+
+
 def test_a_server_keeps_what_it_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Once `cache.remember` is called, the same compiled turn and the same race values come
     back; before it, each call reads the cache again (a command line answers once)."""

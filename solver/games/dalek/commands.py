@@ -55,8 +55,10 @@ from solver.games.dalek.rules import (
 )
 from solver.games.dalek.turn import compile_turn, validate_position
 from solver.games.dalek.typed import kept_state, parse_dice, parse_roll
+from solver.limits import duration
 from solver.opponents import KNOWING, PERFECT
 from solver.progress import Progress
+from solver.tables import FORMATS, check_parquet
 
 FORCE_HELP = ("Run it even if it is estimated to take longer than the time budget "
               "($DICE_SOLVER_BUDGET seconds, default 2 h); the memory limit always holds.")
@@ -184,6 +186,12 @@ def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: boo
                           progress=progress if how.engine == "levels" else progress.steps)
 
 
+def shipped_text(made: dict) -> str:
+    """Where values read from the package's shipped solve came from, for people."""
+    return f"read from the solve shipped with the package (solved {made['date']}, commit " \
+           f"{made['commit'][:12]})"
+
+
 def _timings(clock: float, cached: bool) -> dict:
     return {"total": time.perf_counter() - clock, "cached": cached}
 
@@ -297,7 +305,8 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
                   for p in summary.get("paranoid", [])]
     if "head_starts" in summary:
         lines += ["", *_head_starts_text(summary["head_starts"], race.players)]
-    timing = "read from the cache" if summary["timings"]["cached"] else \
+    timing = shipped_text(summary["shipped"]) if "shipped" in summary else \
+        "read from the cache" if summary["timings"]["cached"] else \
         f"{summary['timings']['total']:.1f} s"
     if "mixed" in summary:
         count = len(summary["mixed"])
@@ -414,48 +423,78 @@ def _best_move_text(report: dict, state: TurnState, exact: bool, top: int) -> st
 @click.option("--out", type=OutputPath(directory=True), default=None,
               help="Folder to write, made if missing in an existing folder (default "
                    "tables/dalek_dice/turn or .../race_<N>p_<T>).")
-@click.option("--no-contrast", is_flag=True,
-              help="Race table: leave out what playing each turn for points would cost (three "
-                   "turn passes a position: most of the time for 3 or more players).")
+@click.option("--format", "form", type=click.Choice(FORMATS), default="csv", show_default=True,
+              help="csv: each table as CSV and JSON; parquet: one Parquet file each (typed "
+                   "columns, for tables of millions of rows; needs pyarrow: pip install "
+                   "'dice-solver[parquet]').")
+@click.option("--contrast/--no-contrast", default=None,
+              help="Race table: add (or leave out) what playing each turn for points would "
+                   "cost (three turn passes a position: most of the time for 3 or more "
+                   "players, so left out for them unless asked for; kept for 2).")
 @json_option
-def table_command(rules, force, players, target, tie_value, quiet, no_cache, race, out,
-                  no_contrast, as_json) -> None:
+def table_command(rules, force, players, target, tie_value, quiet, no_cache, race, out, form,
+                  contrast, as_json) -> None:
     """Write a strategy table with a manifest.
 
     The turn table: every state's expected points, stop-or-roll, the best keep for every roll.
-    The race table (--players/--target/--race): every position's win probability, and what
-    playing that turn for expected points instead would cost."""
+    The race table (--players/--target/--race): every position's win probability, and (2
+    players, or --contrast) what playing that turn for expected points instead would cost."""
     clock = time.perf_counter()
     command = command_line()
+    if form == "parquet":
+        try:
+            check_parquet()
+        except ValueError as error:
+            raise InputError(str(error)) from None
     if not (race or given("players", "target")):
-        if no_contrast:
-            raise InputError("--no-contrast is for the race table: add --players or --target")
+        if contrast is not None:
+            raise InputError("--contrast and --no-contrast are for the race table: add "
+                             "--players or --target")
         folder = _folder(out, "tables/dalek_dice/turn")
         compiled = compile_turn(rules, force=force)
         cost.check_turn(compiled, force, exact=1)
-        manifest, summary = dalek_report.write_turn_tables(compiled, folder, command)
+        manifest, summary = dalek_report.write_turn_tables(compiled, folder, command, form)
         data = dalek_report.turn_table_data(compiled, summary)
         text = (f"wrote {folder}: {summary['states']} states, {summary['rolls']} (state, roll)"
                 f" pairs; expected points {summary['expected_points']}")
         cached = False
     else:
-        players = 2 if players is None else players
-        folder = _folder(out, f"tables/dalek_dice/race_{players}p_{target}")
-        racing = _race(rules, players, target, tie_value, force)
-        values = solved(racing, False, quiet, no_cache, force)
-        if not no_contrast:
-            cost.check_contrast(racing, len(values.index), force)
-        manifest, summary = dalek_report.write_race_tables(values, folder, command,
-                                                           not no_contrast)
-        data = dalek_report.race_table_data(racing, summary)
-        text = f"wrote {folder}: {summary['positions']} positions, every seat's chances"
-        if not no_contrast:
-            text += (f"; points play loses win probability in "
-                     f"{summary['positions_where_points_play_loses']} of them (largest loss "
-                     f"{summary['largest_regret']:.4f})")
-        cached = values.cached
+        data, text, cached, folder, manifest = _race_table(
+            rules, force, players, target, tie_value, quiet, no_cache, out, form, contrast,
+            command)
     data.update(out=str(folder), manifest=str(manifest), timings=_timings(clock, cached))
     emit(data, f"{text}\nmanifest: {manifest}", as_json)
+
+
+def _race_table(rules, force, players, target, tie_value, quiet, no_cache, out, form, contrast,
+                command) -> tuple[dict, str, bool, Path, Path]:
+    """The race table written (see table_command): its JSON data, its line for people, whether
+    the values were read rather than solved, the folder and the manifest."""
+    players = 2 if players is None else players
+    folder = _folder(out, f"tables/dalek_dice/race_{players}p_{target}")
+    racing = _race(rules, players, target, tie_value, force)
+    values = solved(racing, False, quiet, no_cache, force)
+    contrast = players == 2 if contrast is None else contrast
+    left_out = None
+    if contrast:
+        cost.check_contrast(racing, len(values.index), force)
+    else:
+        seconds = cost.contrast_seconds(racing, len(values.index))
+        left_out = f"left out (about {duration(seconds)} here; --contrast adds it)"
+    manifest, summary = dalek_report.write_race_tables(values, folder, command, contrast, form,
+                                                       left_out)
+    data = dalek_report.race_table_data(racing, summary)
+    text = f"wrote {folder}: {summary['positions']} positions, every seat's chances"
+    if contrast:
+        text += (f"; points play loses win probability in "
+                 f"{summary['positions_where_points_play_loses']} of them (largest loss "
+                 f"{summary['largest_regret']:.4f})")
+    else:
+        text += f"; what points play would cost: {left_out}"
+    if values.shipped is not None:
+        data["shipped"] = values.shipped
+        text += f"; values {shipped_text(values.shipped)}"
+    return data, text, values.cached, folder, manifest
 
 
 def _folder(out: str | None, default: str) -> Path:

@@ -171,13 +171,18 @@ def check_race(race, exact: bool, force: bool) -> None:
            f"{', exactly' if exact else ''})", seconds, memory, force)
 
 
-def check_contrast(race, positions: int, force: bool) -> None:
-    """Refuse to compare, at `positions` positions of a solved race, the win-optimal turn with
-    the points-optimal one (three batched passes over the turn each, as a position before the
-    final round costs in the solve), if it would take too long."""
+def contrast_seconds(race, positions: int) -> float:
+    """What comparing, at `positions` positions of a solved race, the win-optimal turn with
+    the points-optimal one takes: three batched passes over the turn each, as a position before
+    the final round costs in the solve."""
     graph = race.turn.graph
-    seconds = positions * (graph.size + graph.edges) * RACE_SECONDS_PER_ELEMENT[False]
-    refuse(f"comparing the turns of {positions:,} positions", seconds,
+    return positions * (graph.size + graph.edges) * RACE_SECONDS_PER_ELEMENT[False]
+
+
+def check_contrast(race, positions: int, force: bool) -> None:
+    """Refuse that comparison (`contrast_seconds`) if it would take too long."""
+    graph = race.turn.graph
+    refuse(f"comparing the turns of {positions:,} positions", contrast_seconds(race, positions),
            RACE_BYTES + (graph.size + graph.edges) * RACE_BYTES_PER_ELEMENT, force)
 
 

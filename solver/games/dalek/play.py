@@ -24,8 +24,8 @@ from solver.companion import Table, read_save, replay
 from solver.errors import InputError
 from solver.faces import dice_words
 from solver.games.dalek import report as dalek_report
+from solver.games.dalek import shipped
 from solver.games.dalek.commands import engine_for, rules_options, solved
-from solver.games.dalek.levels import solve_cost
 from solver.games.dalek.race import DalekRace, RaceValues
 from solver.games.dalek.racesolve import cache_key
 from solver.games.dalek.rules import (
@@ -275,24 +275,27 @@ def _option_words(option: dict) -> str:
 # ---- the race --------------------------------------------------------------------------------
 def race_values(race: DalekRace, solve: bool | None, quiet: bool, force: bool
                 ) -> tuple[RaceValues | None, str]:
-    """The race's values if the advice can play for the win (cached, or solved now with
-    `solve`, which --race sets; --points clears it), and what the advice plays for, in
-    words. Without --race nothing is solved at start-up."""
+    """The race's values if the advice can play for the win (shipped with the package, cached,
+    or solved now with `solve`, which --race sets; --points clears it), and what the advice
+    plays for, in words. Without --race nothing is solved at start-up."""
     from solver import cache
 
     name = f"the {race.players}-player race to {race.target}"
     engine = engine_for(race, False).engine
-    cached = solve is not False and cache.load(cache_key(race, engine)) is not None
-    if not (cached or solve):
+    cached = solve is not False and (shipped.has(race, engine)
+                                     or cache.load(cache_key(race, engine)) is not None)
+    if not cached:
         if solve is False:
             return None, "The advice plays for expected points (--points)."
+        from solver.games.dalek.levels import solve_cost  # numba: only for a race to solve
+
         seconds, _ = solve_cost(race, False, engine)
-        return None, (f"The advice plays for expected points: {name} is not solved yet "
-                      f"(about {duration(seconds)}; --race solves it first).")
-    if not (cached or quiet):
-        seconds, _ = solve_cost(race, False, engine)
-        click.echo(f"Solving {name} (estimated {duration(seconds)}; cached afterwards)...",
-                   err=True)
+        if not solve:
+            return None, (f"The advice plays for expected points: {name} is not solved yet "
+                          f"(about {duration(seconds)}; --race solves it first).")
+        if not quiet:
+            click.echo(f"Solving {name} (estimated {duration(seconds)}; cached afterwards)...",
+                       err=True)
     values = solved(race, False, quiet, False, force)
     return values, "The advice plays for the win (win chances: each seat's share of the win)."
 

@@ -305,6 +305,16 @@ class RaceValues:
     engine: str = "cyclic"  # the engine that solved it: cyclic or levels
     mixed: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))  # where play mixes:
     # a row per turn policy mixed at a position: scores..., seat, weight, P(score 0), points
+    shipped: dict | None = None  # read from the package's shipped values: their solve's date
+    # and commit (shipped.py)
+
+    def stored(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every position (rows: scores by seat, then the mover) and its row of `table`, in
+        the index's order: what the disk cache and the shipped files keep."""
+        positions = np.array([[*scores, mover] for scores, mover in self.index],
+                             dtype=np.int64).reshape(-1, self.race.players + 1)
+        rows = np.fromiter(self.index.values(), dtype=np.int64, count=len(positions))
+        return positions, rows
 
     def mixes(self) -> list[dict]:
         """The positions where the mover mixes turn policies (pure best responses cycled

@@ -1,5 +1,6 @@
 """The Dalek Dice race solved on either engine (the cyclic one, exact or float64; the level
-one, float64), its float solve read from and written to the disk cache under `cache_key`.
+one, float64), its float solve read from the values shipped with the package (shipped.py) when
+they answer exactly this race, else read from and written to the disk cache under `cache_key`.
 Apart from race.py, which defines the race, so that the level engine's adapter (levels.py) can
 import the race without the race importing it back."""
 
@@ -23,10 +24,13 @@ def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,
-               force: bool = False, solving: Solving | None = None) -> RaceValues:
+               force: bool = False, solving: Solving | None = None, shipped: bool = True
+               ) -> RaceValues:
     """Solve the race (float64, or exact rationals on the cyclic engine) as `solving` says (the
-    engine, the level engine's checkpoint and runner), reusing a cached float solve. A solve
-    estimated past the budget is refused unless `force` (past the memory limit, always).
+    engine, the level engine's checkpoint and runner), reusing the shipped values of this very
+    race (unless not `shipped`: they are what a remake replaces) or a cached float solve
+    (`use_cache` False: neither, a solve again). A solve estimated past the budget is refused
+    unless `force` (past the memory limit, always).
     `progress` is called as the engine reports (cyclic: (done, total); levels: a
     levels.Status)."""
     from solver import cache
@@ -38,8 +42,15 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
         raise ValueError("the level engine solves in float64 only")
     if race.tie_break != "first" and (exact or engine == "levels"):
         raise InputError("only the cyclic engine in float64 breaks ties by another seat")
+    use_cache = use_cache and not race.seat_locals  # the keys describe optimal seats only
+    if use_cache and shipped and not exact:
+        from solver.games.dalek import shipped as shipped_values
+
+        values = cache.in_memory({**race_key(race, engine), "shipped": True},
+                                 lambda: shipped_values.read(race, engine))
+        if values is not None:
+            return values
     key = cache_key(race, engine)
-    use_cache = use_cache and not race.seat_locals  # the key describes optimal seats only
     if use_cache and not exact:
         cached = cache.in_memory(key, lambda: _read_cached(race, key, engine))
         if cached is not None:
@@ -51,9 +62,7 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     else:
         values = _solve_cyclic(race, exact, progress, force)
     if use_cache and not exact:
-        positions = np.array([[*scores, mover] for scores, mover in values.index],
-                             dtype=np.int64).reshape(-1, race.players + 1)
-        rows = np.fromiter(values.index.values(), dtype=np.int64, count=len(positions))
+        positions, rows = values.stored()
         cache.store(key, {"positions": positions, "table": values.table[rows],
                           "residual": np.array(values.residual),
                           "iterations": np.array(values.iterations),

@@ -166,7 +166,8 @@ def face_list(rules: Rules, counts: Sequence[int]) -> list[str]:
     return [f for f, c in zip(rules.die.faces, counts) for _ in range(c)]
 
 
-def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path, dict]:
+def write_turn_tables(turn: CompiledTurn, out: Path, command: str, form: str = "csv"
+                      ) -> tuple[Path, dict]:
     """turn_states: value and stop-or-roll of every reachable state; turn_keeps: the best keep
     for every (state, roll). The policy is the exact one (ties go to the first option in the
     solver's canonical order); values are float64 with exact ones for the states."""
@@ -196,9 +197,10 @@ def write_turn_tables(turn: CompiledTurn, out: Path, command: str) -> tuple[Path
             keep_rows.append((*row, format_faces(rules, tuple(outcomes[o])),
                               format_faces(rules, keep), then, repr(solution.value(node))))
     files = write_table(out, "turn_states",
-                        [*columns, "value", "value_exact", "stop_points", "best"], state_rows)
+                        [*columns, "value", "value_exact", "stop_points", "best"], state_rows,
+                        form=form)
     files += write_table(out, "turn_keeps", [*columns, "roll", "keep", "then", "value"],
-                         keep_rows, compress=True)
+                         keep_rows, compress=True, form=form)
     summary = {"states": len(state_rows), "rolls": len(keep_rows),
                "expected_points": exact_text(exact.value(turn.root)),
                "expected_points_float": float(exact.value(turn.root)),
@@ -222,6 +224,8 @@ def game_summary(values: RaceValues, position: Position | None = None) -> dict:
                "components": values.components, "iterations": values.iterations}
     if race.players >= 3:  # where pure best responses cycled and play mixes (issue 12)
         summary["mixed"] = values.mixes()
+    if values.shipped is not None:
+        summary["shipped"] = values.shipped
     return summary
 
 
@@ -324,12 +328,13 @@ def race_table_data(race: DalekRace, summary: dict) -> dict:
     return {"table": "race", "rules": race_data(race), **summary}
 
 
-def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast: bool = True
-                      ) -> tuple[Path, dict]:
-    """race_positions: for every position at the start of a turn, every seat's value (win
-    share) and P(win alone) under optimal play, the mover's again as `value` and `p_win`, and
-    (`with_contrast`) what playing this one turn for expected points instead (then optimally
-    again) would cost: the policy difference in win probability."""
+def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast: bool = True,
+                      form: str = "csv", left_out: str | None = None) -> tuple[Path, dict]:
+    """race_positions (CSV and JSON, or Parquet: `form`): for every position at the start of a
+    turn, every seat's value (win share) and P(win alone) under optimal play, the mover's again
+    as `value` and `p_win`, and (`with_contrast`) what playing this one turn for expected points
+    instead (then optimally again) would cost: the policy difference in win probability;
+    without it, `left_out` (why, and how to get it) goes in the summary as `contrast`."""
     race = values.race
     metric = race.metric
     seats = range(race.players)
@@ -338,25 +343,31 @@ def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast
     compared = [(repr(points_play), repr(best - points_play), repr(expected), repr(p_zero))
                 for best, points_play, expected, p_zero in measures.tolist()
                 ] if measures is not None else [()] * len(positions)
-    rows = []
-    for (seat_scores, mover), more in zip(positions, compared):
-        row = values.values((seat_scores, mover)).tolist()
-        rows.append((*seat_scores, mover + 1, int(race.final_round(seat_scores, mover)),
-                     repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
-                     *(repr(row[metric.value(s)]) for s in seats),
-                     *(repr(row[metric.win(s)]) for s in seats), *more))
+    finals = race.final_round(np.array([p[0] for p in positions]).reshape(-1, race.players),
+                              np.array([p[1] for p in positions], dtype=np.int64)).tolist()
+
+    def rows():  # one at a time, as the files take them: millions of rows never sit in memory
+        for (seat_scores, mover), final, more in zip(positions, finals, compared):
+            row = values.values((seat_scores, mover)).tolist()
+            yield (*seat_scores, mover + 1, int(final),
+                   repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
+                   *(repr(row[metric.value(s)]) for s in seats),
+                   *(repr(row[metric.win(s)]) for s in seats), *more)
+
     header = [f"score_{s + 1}" for s in seats] + ["mover", "final_round", "value", "p_win"] + [
         f"value_{s + 1}" for s in seats] + [f"p_win_{s + 1}" for s in seats]
     if with_contrast:
         header += ["value_points_turn", "regret", "expected_points", "p_zero"]
-    files = write_table(out, "race_positions", header, rows)
-    summary = {"positions": len(rows), "residual": values.residual,
+    files = write_table(out, "race_positions", header, rows(), form=form)
+    summary = {"positions": len(positions), "residual": values.residual,
                "value_first_seat": float(values.values(race.start())[metric.value(0)])}
+    if left_out is not None:
+        summary["contrast"] = left_out
     if measures is not None:
         regrets = measures[:, 0] - measures[:, 1]
         summary.update(positions_where_points_play_loses=int(np.sum(regrets > 1e-9)),
-                       largest_regret=float(regrets.max()) if len(rows) else 0.0,
-                       mean_regret=float(regrets.mean()) if len(rows) else 0.0)
+                       largest_regret=float(regrets.max()) if len(positions) else 0.0,
+                       mean_regret=float(regrets.mean()) if len(positions) else 0.0)
     from solver.games.dalek.racesolve import cache_key
 
     parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race, values.engine)

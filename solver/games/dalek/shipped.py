@@ -1,0 +1,162 @@
+"""Solved races shipped inside the package (the folder shipped/ beside this module), so that a
+fresh install answers the 2- and 3-player races to 60 at once instead of solving for seconds or
+half an hour.
+
+A shipped file is keyed by the race (`race.race_key`: rules, die, dice, players, target, tie
+rule and value, the turn graph's fingerprint, the engine) WITHOUT the hash of the code: it is
+read only where that key equals the asked race's exactly, and what it answers says which solve
+made it (engine, residual, date, commit). tests/games/dalek/test_dalek_shipped.py keeps the files
+honest: their keys are today's and (slow) their values a fresh solve's to 1e-12.
+
+The format, deterministic bytes (the same values give the same file): a first line naming it, a
+line of JSON (the key, the solve, the streams' lengths), then ten zlib streams: every position's
+number (`numbers`: the scores read in base `base`, then the mover), sorted, as differences; the
+metrics, column by column, each float64's eight bytes split into eight planes, a stream each (the
+high bytes of nearby values repeat, and zlib finds that once they sit together; two threads
+unpack the planes, zlib letting go of the interpreter); the mixes (RaceValues.mixed).
+Positions are stored in that order, so a look-up is a bisection and no dictionary is built.
+`python -m solver.games.dalek.shipping [PLAYERS ...]` remakes the files (docs/developing.md).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from solver.games.dalek.race import DalekRace, Position, RaceValues, race_key
+
+FOLDER = Path(__file__).parent / "shipped"
+MAGIC = b"dice-solver shipped race values 1\n"
+SHIPPED = ((2, 60), (3, 60))  # (players, target) of the races shipped, default rules
+LEVEL = 9  # zlib's: the smallest of the containers measured that loads in well under a second
+
+
+def path(players: int, target: int) -> Path:
+    """Where the shipped values of the race of so many players to this target are (if any)."""
+    return FOLDER / f"race_{players}p_{target}.bin"
+
+
+def numbers(scores: np.ndarray, mover: np.ndarray, base: int) -> np.ndarray:
+    """Each position's number: its scores (rows, seat 1 first) as digits in `base`, then the
+    mover: increasing with seat 1's score, so a sorted table keeps nearby positions together."""
+    number = np.zeros(len(mover), dtype=np.int64)
+    for column in np.asarray(scores, dtype=np.int64).T:
+        number = number * base + column
+    return number * scores.shape[1] + mover
+
+
+class ShippedIndex(Mapping):
+    """Positions -> rows of a shipped table (RaceValues reads it as a dict): rows are in order
+    of the positions' numbers, so the row of a position is where bisection finds its number."""
+
+    def __init__(self, sorted_numbers: np.ndarray, players: int, base: int) -> None:
+        self.numbers, self.players, self.base = sorted_numbers, players, base
+
+    def __getitem__(self, position: Position) -> int:
+        scores, mover = position
+        if len(scores) != self.players or not 0 <= mover < self.players or not all(
+                0 <= s < self.base for s in scores):
+            raise KeyError(position)
+        number = 0  # `numbers` of one position, in Python: a table looks up every position
+        for score in scores:
+            number = number * self.base + score
+        number = number * self.players + mover
+        row = int(np.searchsorted(self.numbers, number))
+        if row == len(self.numbers) or self.numbers[row] != number:
+            raise KeyError(position)
+        return row
+
+    def __iter__(self) -> Iterator[Position]:
+        rest, movers = np.divmod(self.numbers, self.players)
+        seats = np.zeros((len(rest), self.players), dtype=np.int64)
+        for seat in range(self.players - 1, -1, -1):
+            rest, seats[:, seat] = np.divmod(rest, self.base)
+        yield from ((tuple(s), m) for s, m in zip(seats.tolist(), movers.tolist()))
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def values(self) -> Iterator[int]:  # type: ignore[override]
+        """The rows, in the order of the positions `iter` gives."""
+        return iter(range(len(self.numbers)))
+
+
+def write(values: RaceValues, file: Path, made: dict) -> int:
+    """Write the solved race's values (every metric at every position, and the mixes) as a
+    shipped file; `made` says which solve made them (date, commit). Returns the file's bytes."""
+    from solver.tables import atomic_write
+
+    race = values.race
+    positions, rows = values.stored()
+    base = len(race.held)
+    keys = numbers(positions[:, :-1], positions[:, -1], base)
+    order = np.argsort(keys, kind="stable")
+    table = np.ascontiguousarray(values.table[rows[order]].T, dtype="<f8")
+    planes = table.view(np.uint8).reshape(-1, 8).T
+    mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
+    streams = [zlib.compress(data, LEVEL) for data in (
+        np.diff(keys[order], prepend=0).astype("<i8").tobytes(),
+        *(plane.tobytes() for plane in planes), mixed.tobytes())]
+    about = {"key": race_key(race, values.engine), "base": base,
+             "metrics": int(table.shape[0]), "mixed": list(mixed.shape),
+             "solve": {"engine": values.engine, "residual": values.residual,
+                       "iterations": values.iterations, "components": values.components,
+                       **made},
+             "streams": [len(s) for s in streams]}
+    data = MAGIC + json.dumps(about, sort_keys=True).encode() + b"\n" + b"".join(streams)
+    atomic_write(file, data)
+    return len(data)
+
+
+def read(race: DalekRace, engine: str) -> RaceValues | None:
+    """The shipped values of exactly this race on this engine, or None (none shipped, or its
+    key differs in anything: rules, tie rule, turn graph, engine)."""
+    try:
+        with path(race.players, race.target).open("rb") as handle:
+            about = _about(handle.readline(), handle.readline(), race, engine)
+            body = handle.read() if about is not None else b""
+    except OSError:
+        return None
+    if about is None:
+        return None
+    ends = np.cumsum(about["streams"]).tolist()
+    streams = [body[end - length:end] for length, end in zip(about["streams"], ends)]
+    keys = np.cumsum(np.frombuffer(zlib.decompress(streams[0]), dtype="<i8"))
+    table = np.empty((about["metrics"] * len(keys), 8), dtype=np.uint8)
+
+    def unpack(byte: int) -> None:
+        table[:, byte] = np.frombuffer(zlib.decompress(streams[1 + byte]), dtype=np.uint8)
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(unpack, range(8)))
+    table = table.view("<f8").reshape(about["metrics"], -1).T
+    mixed = np.frombuffer(zlib.decompress(streams[9]), dtype="<f8").reshape(about["mixed"])
+    solve = about["solve"]
+    return RaceValues(race, ShippedIndex(keys, race.players, about["base"]),
+                      table.astype(np.float64, copy=False), residual=solve["residual"],
+                      iterations=solve["iterations"], components=solve["components"],
+                      cached=True, engine=solve["engine"],
+                      mixed=mixed.astype(np.float64, copy=False),
+                      shipped={k: solve[k] for k in ("date", "commit")})
+
+
+def has(race: DalekRace, engine: str) -> bool:
+    """A shipped file answers exactly this race (its header read, not its values)."""
+    try:
+        with path(race.players, race.target).open("rb") as handle:
+            return _about(handle.readline(), handle.readline(), race, engine) is not None
+    except OSError:
+        return False
+
+
+def _about(magic: bytes, line: bytes, race: DalekRace, engine: str) -> dict | None:
+    """A shipped file's header (its first two lines) where it answers exactly this race."""
+    if magic != MAGIC:
+        return None
+    about = json.loads(line)
+    return about if about["key"] == race_key(race, engine) else None

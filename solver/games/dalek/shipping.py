@@ -1,0 +1,51 @@
+"""Remaking the race values shipped with the package (shipped.py): `python -m
+solver.games.dalek.shipping [PLAYERS ...]` solves each shipped race again on this tree's code
+(all of them, or those of the numbers of players given; the disk cache reused, the shipped files
+not) and writes its file with the date and the commit that solved it. The 3-player race to 60
+takes about half an hour of both cores (docs/results.md); a rules or turn-graph change makes
+tests/games/dalek/test_dalek_shipped.py ask for this."""
+
+from __future__ import annotations
+
+import datetime
+import subprocess
+import sys
+from pathlib import Path
+
+from solver.engine.solving import Solving
+from solver.games.dalek import shipped
+from solver.games.dalek.files import parse_rules
+from solver.games.dalek.race import DalekRace
+from solver.games.dalek.racesolve import solve_race
+from solver.games.dalek.turn import compile_turn
+
+
+def made_now() -> dict:
+    """The date (UTC) and the commit of the tree solving now, for `shipped.write`'s `made`."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).parent, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", ":/solver"], capture_output=True,
+                               text=True, cwd=Path(__file__).parent, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit, dirty = "unknown", ""
+    return {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+            "commit": commit + (" with uncommitted changes" if dirty else "")}
+
+
+def main(arguments: list[str]) -> None:
+    """Solve the shipped races (all, or those with the numbers of players given) with the
+    default rules on the engine the command line uses (the disk cache reused, the shipped files
+    not), and write their files."""
+    turn = compile_turn(parse_rules())
+    for players, target in shipped.SHIPPED:
+        if arguments and str(players) not in arguments:
+            continue
+        race = DalekRace(turn, players, target)
+        values = solve_race(race, solving=Solving("levels"), force=True, shipped=False)
+        size = shipped.write(values, shipped.path(players, target), made_now())
+        print(f"{shipped.path(players, target)}: {len(values.index):,} positions, {size:,} bytes")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
