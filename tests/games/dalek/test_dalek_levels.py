@@ -86,10 +86,10 @@ def test_a_level_split_for_many_workers_has_the_same_bits(monkeypatch) -> None:
     class Wide:
         cpus = 8
 
-        def __call__(self, game, values, state, tasks, eager, tolerance):
+        def __call__(self, game, level, shards, tasks, eager, tolerance):
             tasks = list(tasks)
             sizes.extend(len(task.positions) for task in tasks)
-            return levels.in_process(game, values, state, tasks, eager, tolerance)
+            return levels.in_process(game, level, shards, tasks, eager, tolerance)
 
     monkeypatch.setattr(driver, "SMALLEST", 4)  # where chunk_size reads it
     split = levels.solve(game, runner=Wide())
