@@ -26,6 +26,7 @@ Ray is imported only here, and only when a solve runs on it: without the extra
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import logging
 import socket
@@ -93,6 +94,7 @@ class RayRunner:
         self._task = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve)
         if not isinstance(sys.stdout, AnswerOnly):
             sys.stdout = AnswerOnly(sys.stdout)
+            atexit.register(sys.stdout.close_answer)  # runs before Ray's own shutdown
 
     @property
     def cpus(self) -> int:
@@ -154,11 +156,14 @@ class RayRunner:
 def store_bytes() -> dict[str, int]:
     """Bytes created so far in each live node's object store (node id -> bytes), as its raylet
     counts them: the objects put or returned there and those pulled to it from other nodes.
-    Ray's internal node statistics (what `ray memory --stats-only` reads); a node that does not
-    answer is left out."""
+    Ray's internal node statistics (what `ray memory --stats-only` reads, through grpcio); a
+    node that does not answer is left out."""
     import ray
-    from ray._private.internal_api import node_stats
 
+    try:
+        from ray._private.internal_api import node_stats
+    except ImportError:  # grpcio missing (the cluster extra brings it): not measured
+        return {}
     counts = {}
     for node in ray.nodes():  # type: ignore[no-untyped-call]
         if not node.get("Alive"):
@@ -176,14 +181,23 @@ class AnswerOnly:
     """Standard output that carries the command's answer only. Ray's driver prints what the
     cluster tells it from threads of its own, some to standard output (a raylet's death: "(raylet)
     Raylet is terminated ..." and its log); written before the answer, it made `--json` output
-    unreadable. What any thread but the main one writes goes to standard error instead."""
+    unreadable. What any thread but the main one writes goes to standard error instead, and so
+    does what Ray's shutdown prints at exit (the same news again, from the main thread: its
+    repeated lines held back until then), once `close_answer` has run."""
 
     def __init__(self, answer: Any) -> None:
         self.answer = answer
+        self.closed = False
 
     def write(self, text: str) -> int:
         main = threading.current_thread() is threading.main_thread()
-        return int((self.answer if main else sys.stderr).write(text))
+        return int((self.answer if main and not self.closed else sys.stderr).write(text))
+
+    def close_answer(self) -> None:
+        """The command has answered (the interpreter is exiting): later writes go to standard
+        error."""
+        self.answer.flush()
+        self.closed = True
 
     def flush(self) -> None:
         self.answer.flush()
