@@ -196,8 +196,9 @@ class AnswerOnly:
     def close_answer(self) -> None:
         """The command has answered (the interpreter is exiting): later writes go to standard
         error."""
-        self.answer.flush()
         self.closed = True
+        if not self.answer.closed:  # (a test's captured output may be gone by then)
+            self.answer.flush()
 
     def flush(self) -> None:
         self.answer.flush()
