@@ -9,7 +9,6 @@ are those of the single-process solve, computed here."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
 import sys
@@ -29,36 +28,19 @@ ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'dice
 
 WORKERS = 2  # worker nodes beside the head
 STORE = 80 * 2**20  # bytes of each node's object store: small, as a node's share of the machine
-LOOPBACK = "127.0.0.1"
 ON_LOOPBACK = ("from ray._private import services\n"  # a child joins by loopback too
-               f"services.node_ip_address_from_perspective = lambda *a: {LOOPBACK!r}\n")
+               f"services.node_ip_address_from_perspective = lambda *a: {runners.LOOPBACK!r}\n")
 
 
 @pytest.fixture(scope="module")
 def nodes():
     """A head and WORKERS worker nodes, each its own raylet and object store, every address on
     loopback; the driver (this process) joined to it."""
-    from ray._private import services
-    from ray.cluster_utils import Cluster
-
-    with pytest.MonkeyPatch.context() as patch:  # the head's address: loopback, not the route out
-        patch.setattr(services, "node_ip_address_from_perspective", lambda *a: LOOPBACK)
-        try:
-            cluster = Cluster(initialize_head=True, head_node_args=node_args(
-                include_dashboard=False))
-            for _ in range(WORKERS):
-                cluster.add_node(**node_args())
-            cluster.wait_for_nodes()
-        except Exception as error:  # any failure to start is a reason to skip, said once
-            pytest.skip(f"Ray cannot start several nodes here: {runners._first_line(error)}")
-        ray.init(address=cluster.address, logging_level=logging.ERROR, log_to_driver=False)
-    yield cluster
-    ray.shutdown()
-    cluster.shutdown()
-
-
-def node_args(**more: object) -> dict:
-    return {"node_ip_address": LOOPBACK, "num_cpus": 1, "object_store_memory": STORE, **more}
+    try:
+        with runners.nodes_here(WORKERS, STORE) as cluster:
+            yield cluster
+    except Exception as error:  # what kept Ray from starting: the reason to skip, said once
+        pytest.skip(f"Ray cannot start several nodes here: {runners._first_line(error)}")
 
 
 def workers(cluster) -> list:
@@ -141,7 +123,7 @@ def test_a_worker_node_removed_during_a_level_changes_no_bit(nodes) -> None:
         there = levels.solve(game, runner=runners.RayRunner(), progress=remove)
     finally:
         if victim not in workers(nodes):
-            nodes.add_node(**node_args())
+            nodes.add_node(**nodes.node_args)
             nodes.wait_for_nodes()
     assert removed and 0 < removed[0] < game.levels  # it died part-way
     same_answer(levels.solve(race(4, 8, 6)), there)
@@ -188,7 +170,7 @@ def test_a_node_dying_under_a_command_leaves_its_json_intact(nodes, dice) -> Non
     finally:
         if child.poll() is None:
             child.kill()
-        nodes.add_node(**node_args())
+        nodes.add_node(**nodes.node_args)
         nodes.wait_for_nodes()
     assert child.returncode == 0, err
     here = subprocess.run([sys.executable, "cli.py", *args, "--engine", "levels"], cwd=ROOT,

@@ -27,6 +27,7 @@ Ray is imported only here, and only when a solve runs on it: without the extra
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib.util
 import logging
 import socket
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from solver.engine.levels.view import Window
 
 LOCAL = "auto"  # --ray auto: start a Ray instance on this machine
+LOOPBACK = "127.0.0.1"  # the address of every node `nodes_here` starts
 RETRIES = 3  # runs of a task whose worker died, after the first
 INSTALL = "--ray needs the cluster extra: pip install 'dice-solver[cluster]'"
 
@@ -206,6 +208,41 @@ class AnswerOnly:
 
     def __getattr__(self, name: str) -> Any:  # encoding, isatty, fileno, buffer: the answer's
         return getattr(self.answer, name)
+
+
+@contextlib.contextmanager
+def nodes_here(workers: int, store: int, cpus: int = 1) -> Iterator[Any]:
+    """A Ray cluster of real nodes on this machine, for tests and benchmarks
+    (`ray.cluster_utils.Cluster`): a head and `workers` worker nodes, each its own raylet and
+    object store of `store` bytes and `cpus` CPUs, every address on loopback (Ray would take
+    the address of the route out); this process joined to it as its driver. Gives the
+    Cluster (`remove_node`, `add_node(**cluster.node_args)`)."""
+    import ray
+    from ray._private import services
+    from ray.cluster_utils import Cluster
+
+    args = {"node_ip_address": LOOPBACK, "num_cpus": cpus, "object_store_memory": store}
+    route = services.node_ip_address_from_perspective
+    services.node_ip_address_from_perspective = lambda *_: LOOPBACK
+    try:
+        cluster = Cluster(initialize_head=True, head_node_args={**args,
+                                                                "include_dashboard": False})
+        try:
+            for _ in range(workers):
+                cluster.add_node(**args)
+            cluster.wait_for_nodes()
+            ray.init(address=cluster.address, logging_level=logging.ERROR, log_to_driver=False)
+        except BaseException:
+            cluster.shutdown()
+            raise
+    finally:
+        services.node_ip_address_from_perspective = route
+    cluster.node_args = args
+    try:
+        yield cluster
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
 
 
 def _reach(address: str) -> None:
