@@ -123,7 +123,7 @@ def test_a_worker_node_removed_during_a_level_changes_no_bit(nodes) -> None:
         there = levels.solve(game, runner=runners.RayRunner(), progress=remove)
     finally:
         if victim not in workers(nodes):
-            nodes.add_node(**nodes.node_args)
+            nodes.add_node(**runners.node_args(STORE))
             nodes.wait_for_nodes()
     assert removed and 0 < removed[0] < game.levels  # it died part-way
     same_answer(levels.solve(race(4, 8, 6)), there)
@@ -170,7 +170,7 @@ def test_a_node_dying_under_a_command_leaves_its_json_intact(nodes, dice) -> Non
     finally:
         if child.poll() is None:
             child.kill()
-        nodes.add_node(**nodes.node_args)
+        nodes.add_node(**runners.node_args(STORE))
         nodes.wait_for_nodes()
     assert child.returncode == 0, err
     here = subprocess.run([sys.executable, "cli.py", *args, "--engine", "levels"], cwd=ROOT,

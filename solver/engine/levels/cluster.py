@@ -216,12 +216,12 @@ def nodes_here(workers: int, store: int, cpus: int = 1) -> Iterator[Any]:
     (`ray.cluster_utils.Cluster`): a head and `workers` worker nodes, each its own raylet and
     object store of `store` bytes and `cpus` CPUs, every address on loopback (Ray would take
     the address of the route out); this process joined to it as its driver. Gives the
-    Cluster (`remove_node`, `add_node(**cluster.node_args)`)."""
+    Cluster (`remove_node`; `add_node(**node_args(store, cpus))` adds a node like the others)."""
     import ray
     from ray._private import services
     from ray.cluster_utils import Cluster
 
-    args = {"node_ip_address": LOOPBACK, "num_cpus": cpus, "object_store_memory": store}
+    args = node_args(store, cpus)
     route = services.node_ip_address_from_perspective
     services.node_ip_address_from_perspective = lambda *_: LOOPBACK
     try:
@@ -237,12 +237,16 @@ def nodes_here(workers: int, store: int, cpus: int = 1) -> Iterator[Any]:
             raise
     finally:
         services.node_ip_address_from_perspective = route
-    cluster.node_args = args
     try:
         yield cluster
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+def node_args(store: int, cpus: int = 1) -> dict[str, Any]:
+    """A node of `nodes_here`: on loopback, `cpus` CPUs, an object store of `store` bytes."""
+    return {"node_ip_address": LOOPBACK, "num_cpus": cpus, "object_store_memory": store}
 
 
 def _reach(address: str) -> None:
