@@ -171,8 +171,8 @@ def store_bytes() -> dict[str, int]:
         if not node.get("Alive"):
             continue
         try:
-            reply = node_stats(node["NodeManagerAddress"], node["NodeManagerPort"],
-                               include_memory_info=False)
+            reply = node_stats(  # type: ignore[no-untyped-call]
+                node["NodeManagerAddress"], node["NodeManagerPort"], include_memory_info=False)
         except Exception:  # a node going away (grpc's errors): its count is not known
             continue
         counts[node["NodeID"]] = int(reply.store_stats.cumulative_created_bytes)
@@ -222,8 +222,8 @@ def nodes_here(workers: int, store: int, cpus: int = 1) -> Iterator[Any]:
     from ray.cluster_utils import Cluster
 
     args = node_args(store, cpus)
-    route = services.node_ip_address_from_perspective
-    services.node_ip_address_from_perspective = lambda *_: LOOPBACK
+    route = services.node_ip_address_from_perspective  # type: ignore[attr-defined]
+    services.node_ip_address_from_perspective = lambda *_: LOOPBACK  # type: ignore[attr-defined]
     try:
         cluster = Cluster(initialize_head=True, head_node_args={**args,
                                                                 "include_dashboard": False})
@@ -233,15 +233,15 @@ def nodes_here(workers: int, store: int, cpus: int = 1) -> Iterator[Any]:
             cluster.wait_for_nodes()
             ray.init(address=cluster.address, logging_level=logging.ERROR, log_to_driver=False)
         except BaseException:
-            cluster.shutdown()
+            cluster.shutdown()  # type: ignore[no-untyped-call]
             raise
     finally:
-        services.node_ip_address_from_perspective = route
+        services.node_ip_address_from_perspective = route  # type: ignore[attr-defined]
     try:
         yield cluster
     finally:
         ray.shutdown()
-        cluster.shutdown()
+        cluster.shutdown()  # type: ignore[no-untyped-call]
 
 
 def node_args(store: int, cpus: int = 1) -> dict[str, Any]:
