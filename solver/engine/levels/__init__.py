@@ -5,9 +5,9 @@ groups them into levels: every successor of a position lies in its own level or 
 levels are solved from the last back to the first, each a unit of work that reads only later
 levels, those the game's `reads` names (by default all). Values are dense float64 arrays with a
 row per metric, one per finished level (`LevelShard`), kept while a level still to solve reads
-them (all of them without a store) and joined into one array for the answer at the end. Successors are computed per
-batch from the numbers, never stored. One sweep from the start first marks the reachable
-positions: only those are solved (the others keep NaN).
+them (all of them without a store) and joined into one array for the answer at the end.
+Successors are computed per batch from the numbers, never stored. One sweep from the start
+first marks the reachable positions: only those are solved (the others keep NaN).
 
 Within a level, positions that lead to each other (a turn that scores nothing passes the move)
 form small components, solved by policy iteration exactly as the cyclic engine does it
@@ -61,5 +61,5 @@ from solver.engine.levels.records import (
 )
 
 __all__ = ["CHUNK", "SMALLEST", "SPREAD", "TILE", "ChunkResult", "ChunkTask", "Edges",
-           "LevelGame", "LevelShard", "LevelSolution", "LevelStats", "OptionGame", "Runner", "Status", "Store",
-           "TurnPasses", "chunk_size", "in_process", "solve", "solve_chunk"]
+           "LevelGame", "LevelShard", "LevelSolution", "LevelStats", "OptionGame", "Runner",
+           "Status", "Store", "TurnPasses", "chunk_size", "in_process", "solve", "solve_chunk"]
