@@ -150,6 +150,8 @@ class RayRunner:
             entry["positions"] += len(result.positions)
             yield result
         entry["seconds"] = time.perf_counter() - clock
+        if level == 0:  # the solve's last level: its levels are let go, here and in Ray
+            self._levels = {}
         after = store_bytes()
         entry["stores"] = {node: after[node] - before.get(node, 0) for node in sorted(after)}
         self.log.append(entry)
