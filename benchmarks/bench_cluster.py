@@ -5,8 +5,9 @@ Each run is a child process with its own local Ray instance of 1 or 2 worker CPU
 its turn passes on one thread); the time is the solve's, from the first level to the last
 (the instance started and its workers' kernels loaded by a small warm-up solve before). Per
 level: positions, tasks, the wall time with 1 and 2 workers, the work (the tasks' own seconds,
-summed), the bytes put in the object store (the values and states of every position: the whole
-array, once per level) and the bytes the tasks return. Then efficiency = T1 / (2 x T2), and
+summed), the bytes put in the object store (the level finished before: each level is put once,
+as its own object; benchmarks/bench_shards.py measures what each node takes in) and the bytes
+the tasks return. Then efficiency = T1 / (2 x T2), and
 whether the two runs' values are the same bits.
 
 Then the modelled tables (`model`, alone with `--model-only`): Dalek Dice with 4 and 5 players

@@ -100,11 +100,17 @@ def pack(mixes: list[tuple[np.ndarray, Mixed]]) -> dict[str, np.ndarray]:
             "mix_rounds": np.array([found.rounds for _, found in mixes], dtype=np.int64)}
 
 
-def unpack(arrays: dict[str, np.ndarray], values: np.ndarray) -> list[tuple[np.ndarray, Mixed]]:
-    """`pack`'s mixes back, each member's values read from `values` (metrics, positions)."""
+def unpack(arrays: dict[str, np.ndarray], values: np.ndarray,
+           positions: np.ndarray | None = None) -> list[tuple[np.ndarray, Mixed]]:
+    """`pack`'s mixes back, each member's values read from `values` (metrics, positions): a
+    column per position number, or per one of `positions` (sorted) if given."""
     if "mix_component" not in arrays:
         return []
     component, position = arrays["mix_component"], arrays["mix_position"]
+
+    def columns(members: np.ndarray) -> np.ndarray:
+        return members if positions is None else np.searchsorted(positions, members)
+
     mixes = []
     for c, (residual, rounds) in enumerate(zip(arrays["mix_residual"].tolist(),
                                                arrays["mix_rounds"].tolist())):
@@ -114,7 +120,7 @@ def unpack(arrays: dict[str, np.ndarray], values: np.ndarray) -> list[tuple[np.n
         own = [rows[position[rows] == member] for member in members]
         mixes.append((members, Mixed([arrays["mix_policy"][r] for r in own],
                                      [arrays["mix_weight"][r] for r in own],
-                                     values[:, members].T, residual, rounds)))
+                                     values[:, columns(members)].T, residual, rounds)))
     return mixes
 
 

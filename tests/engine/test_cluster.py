@@ -208,8 +208,8 @@ def test_without_ray_the_option_says_how_to_install_it(monkeypatch, capsys) -> N
 
 def test_what_other_threads_print_goes_to_standard_error(monkeypatch) -> None:
     """Ray's driver prints the cluster's messages from its own threads, a raylet's death to
-    standard output: once a runner has started, those lines go to standard error and the
-    answer alone to standard output."""
+    standard output, and again from the main thread at exit: once a runner has started, those
+    lines go to standard error and the answer alone to standard output."""
     answer, errors = io.StringIO(), io.StringIO()
     monkeypatch.setattr(sys, "stderr", errors)
     out = cluster.AnswerOnly(answer)
@@ -218,5 +218,7 @@ def test_what_other_threads_print_goes_to_standard_error(monkeypatch) -> None:
     noise.start()
     noise.join()
     print('{"seats": []}', file=out)
+    out.close_answer()  # at exit, before Ray's shutdown prints the news again
+    print("(raylet) Raylet is terminated.", file=out)
     assert answer.getvalue() == '{"seats": []}\n'
-    assert errors.getvalue() == "(raylet) Raylet is terminated.\n"
+    assert errors.getvalue() == "(raylet) Raylet is terminated.\n" * 2

@@ -367,3 +367,15 @@ def test_the_manifest_lists_each_level_with_its_hash(tmp_path) -> None:
     assert manifest["parameters"] == {"toy": 3}
     assert sorted(map(int, manifest["levels"])) == list(range(game.levels))
     assert all(entry["stats"]["residual"] <= 1e-12 for entry in manifest["levels"].values())
+
+
+def test_a_level_left_out_of_reads_fails_naming_it() -> None:
+    """A game whose `reads` leaves out a level its turns reach stops with the level named,
+    never reading NaN in its place."""
+    class Blind(ToyLevels):
+        def reads(self, level: int) -> list[int]:
+            return [level]
+
+    with pytest.raises(ValueError, match=r"reads position \d+ of level \d+, which the game's "
+                                         r"reads\(\d+\) leaves out"):
+        levels.solve(Blind(ToyRace(2, 4)))

@@ -3,9 +3,11 @@
 A level game numbers its positions 0..size-1 by arithmetic (no position objects, no graph) and
 groups them into levels: every successor of a position lies in its own level or a later one, so
 levels are solved from the last back to the first, each a unit of work that reads only later
-levels. Values are one dense float64 array with a row per metric. Successors are computed per
-batch from the numbers, never stored. One sweep from the start first marks the reachable
-positions: only those are solved (the others keep NaN).
+levels, those the game's `reads` names (by default all). Values are dense float64 arrays with a
+row per metric, one per finished level (`LevelShard`), kept while a level still to solve reads
+them (all of them without a store) and joined into one array for the answer at the end.
+Successors are computed per batch from the numbers, never stored. One sweep from the start
+first marks the reachable positions: only those are solved (the others keep NaN).
 
 Within a level, positions that lead to each other (a turn that scores nothing passes the move)
 form small components, solved by policy iteration exactly as the cyclic engine does it
@@ -32,10 +34,10 @@ same loop (`solver.engine.iteration`).
 A `Store` (solver/checkpoint.py) keeps finished levels on disk: a solve resumes after the last
 level it holds.
 
-A chunk is a pure function of its inputs (`solve_chunk`: the game, the finished levels' values
-and states, its positions, the level's eager flag): a `Runner` solves a level's chunks here
-(`in_process`) or on a cluster (`cluster.RayRunner`), and the results are written in the chunks'
-order, so both give the same bits.
+A chunk is a pure function of its inputs (`solve_chunk`: the game, a `view.Window` over the
+finished levels its level reads, its positions, the level's eager flag): a `Runner` solves a
+level's chunks here (`in_process`) or on a cluster (`cluster.RayRunner`, which puts each finished
+level once), and the results are written in the chunks' order, so both give the same bits.
 
 The package along its layers: `passes` (the turn passes), `records` (what the parts hand each
 other), `protocols` (what the engine asks of a game, a store, a runner), `reach` (reachability,
@@ -52,11 +54,12 @@ from solver.engine.levels.records import (
     ChunkResult,
     ChunkTask,
     Edges,
+    LevelShard,
     LevelSolution,
     LevelStats,
     Status,
 )
 
 __all__ = ["CHUNK", "SMALLEST", "SPREAD", "TILE", "ChunkResult", "ChunkTask", "Edges",
-           "LevelGame", "LevelSolution", "LevelStats", "OptionGame", "Runner", "Status", "Store",
-           "TurnPasses", "chunk_size", "in_process", "solve", "solve_chunk"]
+           "LevelGame", "LevelShard", "LevelSolution", "LevelStats", "OptionGame", "Runner",
+           "Status", "Store", "TurnPasses", "chunk_size", "in_process", "solve", "solve_chunk"]

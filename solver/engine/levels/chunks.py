@@ -18,7 +18,7 @@ from solver.engine.iteration import iterate
 from solver.engine.levels.protocols import LevelGame, OptionGame
 from solver.engine.levels.reach import CHUNK, within
 from solver.engine.levels.records import SOLVED, ChunkResult, ChunkTask, Edges, LevelStats
-from solver.engine.levels.view import ChunkView
+from solver.engine.levels.view import ChunkView, Window
 from solver.engine.turn import FLOAT_TIE
 
 DIRECT = 2000  # option games: systems up to this many members are solved direct, others swept
@@ -27,13 +27,14 @@ SWEPT = 1e-15  # a sweep that moves no value by more than this ends them (the er
 MAX_SWEEPS = 100_000
 
 
-def solve_chunk(game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
-                task: ChunkTask, eager: bool, tolerance: float) -> ChunkResult:
-    """Solve a chunk from the values and states of the finished levels (it reads no other
-    position but its own, which it keeps apart: `values` is only read), and the level's eager
-    flag. A pure function of its inputs, so chunks may run in any process, in any order."""
+def solve_chunk(game: LevelGame | OptionGame, window: Window, task: ChunkTask, eager: bool,
+                tolerance: float) -> ChunkResult:
+    """Solve a chunk from the values and states of the finished levels its level reads (the
+    window, only read; of its own level it reads its own positions, which it keeps apart), and
+    the level's eager flag. A pure function of its inputs, so chunks may run in any process,
+    in any order."""
     clock = time.perf_counter()
-    view = ChunkView(game, values, state, task.positions, eager, tolerance)
+    view = ChunkView(game, window, task.positions, eager, tolerance)
     chunk = (_TurnChunk(view, task.positions, task.labels) if task.edges is None else
              _OptionChunk(view, task.positions, task.labels, task.edges))
     stats = chunk.run()

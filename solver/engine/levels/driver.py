@@ -1,13 +1,19 @@
 """The level engine's solve: reachability first, then the levels from the last back to the
 first, each cut into chunks of whole components that a `Runner` solves (here, or on a
 cluster), their results taken in the chunks' order so that every runner gives the same bits;
-finished levels go to a `Store` and a solve resumes after the last one it holds."""
+finished levels go to a `Store` and a solve resumes after the last one it holds.
+
+Finished levels are kept level by level (`LevelShard`), and a chunk reads only those its level
+reads (the game's `reads`). With a store, a level is dropped once the store has it and no level
+still to solve reads it, so the driver never holds the whole values array while it solves; the
+answer's array is assembled at the end, level by level, from the levels kept and the store."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
+from typing import Any
 
 import numpy as np
 
@@ -15,17 +21,20 @@ from solver.engine import mixed
 from solver.engine.iteration import TOLERANCE
 from solver.engine.levels.chunks import solve_chunk
 from solver.engine.levels.protocols import LevelGame, OptionGame, Runner, Store
-from solver.engine.levels.reach import CHUNK, components, reachable, whole_components
+from solver.engine.levels.reach import CHUNK, components, reachable, whole_components, within
 from solver.engine.levels.records import (
     REACHABLE,
     SOLVED,
     ChunkResult,
     ChunkTask,
+    LevelShard,
     LevelSolution,
     LevelStats,
     Status,
 )
+from solver.engine.levels.view import Window
 from solver.engine.mixed import Mixed
+from solver.errors import InputError
 
 SPREAD = 1  # chunks of a level per worker of a runner with several: one each keeps the tiles full
 # (a chunk's later passes hold only its unsettled members), and halves of hundreds of components
@@ -41,11 +50,24 @@ def chunk_size(members: int, cpus: int) -> int:
     return min(CHUNK, max(SMALLEST, -(-members // (SPREAD * cpus))))
 
 
-def in_process(game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
+def in_process(game: LevelGame | OptionGame, level: int, shards: Sequence[LevelShard],
                tasks: Iterable[ChunkTask], eager: bool, tolerance: float
                ) -> Iterator[ChunkResult]:
     """The chunks one after the other, here (lazily: a chunk's task is built when it runs)."""
-    return (solve_chunk(game, values, state, task, eager, tolerance) for task in tasks)
+    window = Window(game, level, shards)
+    return (solve_chunk(game, window, task, eager, tolerance) for task in tasks)
+
+
+def reads(game: LevelGame | OptionGame, level: int) -> list[int]:
+    """The levels a level's chunks read, its own included, sorted: the game's `reads`, or
+    every later level."""
+    method = getattr(game, "reads", None)
+    found = sorted({level, *(int(k) for k in (range(level, game.levels) if method is None
+                                              else method(level)))})
+    if found[0] < level or found[-1] >= game.levels:
+        raise ValueError(f"reads({level}) gives {found}: a level reads only levels "
+                         f"{level}..{game.levels - 1}")
+    return found
 
 
 def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance: float = TOLERANCE,
@@ -57,9 +79,9 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
     same bits."""
     runner = runner or in_process
     clock = time.perf_counter()
-    solver = _Solver(game, tolerance)
+    solver = _Solver(game, tolerance, store)
     swept = time.perf_counter()
-    resumed = solver.resume(store) if store is not None else 0
+    resumed = solver.resume() if store is not None else 0
     status = Status(game.levels, resumed, int(solver.reachable.sum()),
                     sum(s.positions for s in solver.stats), resumed,
                     sum(s.positions for s in solver.stats), 0.0)
@@ -76,24 +98,32 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
         known = len(solver.mixes)
         stats = solver.solve_level(level, update, runner)
         if store is not None:
-            store.save(level, {"values": solver.level_values(level),
+            store.save(level, {"values": solver.kept[level].values,
                                **mixed.pack(solver.mixes[known:])}, asdict(stats))
+        solver.drop(level)
         status.levels_done += 1
         update(0)
     finished = time.perf_counter()
-    return LevelSolution(solver.values, solver.reachable, solver.stats[::-1], resumed,
+    return LevelSolution(solver.assemble(), solver.reachable, solver.stats[::-1], resumed,
                          {"reachability": swept - clock, "solve": finished - started,
                           "total": finished - clock}, solver.mixes)
 
 
 class _Solver:
-    """The values, the positions' states and the per-level statistics of one solve."""
+    """The finished levels kept (`LevelShard`s), the positions' states and the per-level
+    statistics of one solve."""
 
-    def __init__(self, game: LevelGame | OptionGame, tolerance: float) -> None:
-        self.game, self.tolerance = game, tolerance
-        self.values = np.full((game.metrics, game.size), np.nan)
+    def __init__(self, game: LevelGame | OptionGame, tolerance: float, store: Store | None
+                 ) -> None:
+        self.game, self.tolerance, self.store = game, tolerance, store
         self.state = np.zeros(game.size, dtype=np.uint8)
         self.state[reachable(game)] = REACHABLE
+        self.kept: dict[int, LevelShard] = {}
+        self.reads = [reads(game, level) for level in range(game.levels)]
+        self.last_read = list(range(game.levels))  # the lowest level reading each level
+        for level, read in enumerate(self.reads):
+            for other in read:
+                self.last_read[other] = min(self.last_read[other], level)
         self.stats: list[LevelStats] = []  # in solving order: last level first
         self.eager = False  # the level's eager flag: that of the previous level's last chunk
         self.mixes: list[tuple[np.ndarray, Mixed]] = []  # (positions, mix) where play mixes
@@ -102,34 +132,64 @@ class _Solver:
     def reachable(self) -> np.ndarray:
         return (self.state & REACHABLE).astype(bool)
 
-    def level_values(self, level: int) -> np.ndarray:
-        return self.values[:, self.game.positions(level)]
-
-    def resume(self, store: Store) -> int:
+    def resume(self) -> int:
         """Read the levels the store holds, from the last level down to the first one missing
         or unreadable; how many were read."""
-        finished = store.finished()
+        assert self.store is not None
+        finished = self.store.finished()
         for level in range(self.game.levels - 1, -1, -1):
-            stored = store.load(level) if level in finished else None
-            positions = self.game.positions(level)
-            values = None if stored is None else stored.get("values")
-            if stored is None or values is None or \
-                    values.shape != (self.game.metrics, len(positions)):
+            values = self._stored(level, finished)
+            if values is None:
                 break
-            self.values[:, positions] = values
-            self.mixes += mixed.unpack(stored, self.values)
+            positions = self.game.positions(level)
             self.state[positions] |= SOLVED * (self.state[positions] & REACHABLE)
+            self.kept[level] = LevelShard(level, positions, values[0], self.state[positions])
+            self.mixes += mixed.unpack(values[1], values[0], positions)
             self.stats.append(LevelStats(**finished[level]))
+            self.drop(level)
         return len(self.stats)
+
+    def _stored(self, level: int, finished: dict[int, dict[str, Any]]
+                ) -> tuple[np.ndarray, dict[str, np.ndarray]] | None:
+        """A level's values and arrays as the store holds them, or None if it cannot give them."""
+        assert self.store is not None
+        stored = self.store.load(level) if level in finished else None
+        values = None if stored is None else stored.get("values")
+        if stored is None or values is None or \
+                values.shape != (self.game.metrics, len(self.game.positions(level))):
+            return None
+        return values, stored
+
+    def drop(self, level: int) -> None:
+        """Once `level` is finished (and stored), forget the levels no level below it reads:
+        the store gives them back at the end. Without a store every level is kept."""
+        if self.store is not None:
+            for kept in [k for k in self.kept if self.last_read[k] >= level]:
+                del self.kept[kept]
+
+    def assemble(self) -> np.ndarray:
+        """The values of every position (metrics, size), level by level from the levels kept
+        (each let go once copied) or the store."""
+        values = np.full((self.game.metrics, self.game.size), np.nan)
+        finished = self.store.finished() if self.store is not None else {}
+        for level in range(self.game.levels):
+            shard = self.kept.pop(level, None)
+            stored = self._stored(level, finished) if shard is None else (shard.values, {})
+            if stored is None:
+                raise InputError(f"the checkpoint lost level {level} during the solve: run "
+                                 "again to solve it anew")
+            values[:, self.game.positions(level)] = stored[0]
+        return values
 
     def solve_level(self, level: int, update: Callable[[int], None], runner: Runner
                     ) -> LevelStats:
         """Solve one level, whole components at a time (chunks the runner solves, all from the
-        same inputs); their results are taken in the chunks' order, so that every sum runs in
-        the same order wherever they ran. `update` hears of each chunk done."""
+        same inputs: the levels it reads); their results are taken in the chunks' order, so
+        that every sum runs in the same order wherever they ran. `update` hears of each chunk
+        done."""
         clock = time.perf_counter()
-        members = self.game.positions(level)
-        members = members[(self.state[members] & REACHABLE).astype(bool)]
+        every = self.game.positions(level)
+        members = every[(self.state[every] & REACHABLE).astype(bool)]
         stats = LevelStats(positions=len(members))
         # an option game's level is nearly one component: its options, computed once, serve
         # the component search and the chunks
@@ -140,14 +200,17 @@ class _Solver:
         tasks = (ChunkTask(members[rows], labels[rows], None if edges is None else
                            edges.take(rows))
                  for rows in (order[part] for part in whole_components(labels[order], size)))
+        shards = [self.kept[k] for k in self.reads[level] if k != level]
+        values = np.full((self.game.metrics, len(every)), np.nan)
         eager = self.eager
-        for result in runner(self.game, self.values, self.state, tasks, eager, self.tolerance):
-            self.values[:, result.positions] = result.values
+        for result in runner(self.game, level, shards, tasks, eager, self.tolerance):
+            values[:, within(every, result.positions)] = result.values
             self.mixes += result.mixes
             self.eager = result.eager
             stats.add(result.stats)
             update(len(result.positions))
         stats.seconds = time.perf_counter() - clock
         self.state[members] |= SOLVED
+        self.kept[level] = LevelShard(level, every, values, self.state[every])
         self.stats.append(stats)
         return stats

@@ -4,13 +4,13 @@ of a level's chunks. These are its extension points."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
 from solver.engine.levels.passes import TurnPasses
-from solver.engine.levels.records import ChunkResult, ChunkTask, Edges
+from solver.engine.levels.records import ChunkResult, ChunkTask, Edges, LevelShard
 
 
 class LevelGame(Protocol):
@@ -43,6 +43,11 @@ class LevelGame(Protocol):
         """(positions, candidates): positions, -1 for none, whose values are a good first guess
         (the first one solved is taken). It only affects speed, and ties between equal plays."""
 
+    # Optional: `reads(level) -> Iterable[int]`, the levels whose values the level's turns and
+    # similar guesses may read, its own included (default: every later level). A solve keeps
+    # only the levels some level still to solve reads, and a chunk can read nothing else
+    # (`view.Window`: a level left out is an error, never a silent NaN).
+
 
 class OptionGame(Protocol):
     """A level game whose movers choose among explicit options (`Edges`), instead of playing a
@@ -64,7 +69,7 @@ class OptionGame(Protocol):
 
     def terminals(self) -> np.ndarray: ...
 
-    # Optional: `similar(positions)`, as `LevelGame.similar`.
+    # Optional: `similar(positions)` and `reads(level)`, as in `LevelGame`.
 
 
 class Store(Protocol):
@@ -82,10 +87,11 @@ class Store(Protocol):
 
 
 class Runner(Protocol):
-    """Runs a level's chunks (`solve_chunk` on each task) and gives their results in the
-    tasks' order: in this process (`in_process`) or on a cluster (`cluster.RayRunner`)."""
+    """Runs a level's chunks (`solve_chunk` on each task, with a `view.Window` over the
+    finished levels the level reads, `shards`) and gives their results in the tasks' order: in
+    this process (`in_process`) or on a cluster (`cluster.RayRunner`)."""
 
-    def __call__(self, game: LevelGame | OptionGame, values: np.ndarray, state: np.ndarray,
+    def __call__(self, game: LevelGame | OptionGame, level: int, shards: Sequence[LevelShard],
                  tasks: Iterable[ChunkTask], eager: bool, tolerance: float
                  ) -> Iterator[ChunkResult]: ...
 

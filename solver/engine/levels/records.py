@@ -1,5 +1,6 @@
 """What the level engine's parts hand each other: an option game's edges, the chunks' tasks and
-results, per-level statistics, the progress status and the finished solve."""
+results, the finished levels chunks read, per-level statistics, the progress status and the
+finished solve."""
 
 from __future__ import annotations
 
@@ -111,6 +112,22 @@ class ChunkTask:
     positions: np.ndarray
     labels: np.ndarray
     edges: Edges | None = None
+
+
+@dataclass
+class LevelShard:
+    """A finished level as later levels read it: the unit the driver keeps (and drops once no
+    level still to solve reads it) and a cluster puts once. Its positions are every one of the
+    level's, in increasing order; values are NaN and states 0 where unreachable."""
+
+    level: int
+    positions: np.ndarray
+    values: np.ndarray  # (metrics, positions)
+    state: np.ndarray  # (positions,) uint8: REACHABLE, SOLVED
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.positions.nbytes + self.values.nbytes + self.state.nbytes)
 
 
 @dataclass

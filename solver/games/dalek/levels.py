@@ -101,6 +101,17 @@ class LevelRace:
         scores = _compositions(level, n, t)
         return (_radix(scores, t)[:, None] * n + np.arange(n)).ravel()
 
+    def reads(self, level: int) -> list[int]:
+        """The levels a level's turns and similar guesses read, its own included: before the
+        final round, the score sums a turn's largest gain reaches (the similar guesses' +1
+        and +2 points among them) and the final round's levels; in the final round, the next
+        mover's level (similar guesses stay in the mover's own)."""
+        last = self.players * (self.target - 1)  # the last score sum before the final round
+        if level > last:
+            return list(range(level, min(level + 2, self.levels)))
+        gain = max(int(np.flatnonzero(self.turn.possible).max()), 2)
+        return [*range(level, min(level + gain, last) + 1), *range(last + 1, self.levels)]
+
     def encode(self, scores: np.ndarray, mover: np.ndarray) -> np.ndarray:
         """The number of each position (scores by seat, rows; movers), in its canonical form
         (race.canonical); -1 where it is no position of this numbering."""

@@ -86,10 +86,10 @@ def test_a_level_split_for_many_workers_has_the_same_bits(monkeypatch) -> None:
     class Wide:
         cpus = 8
 
-        def __call__(self, game, values, state, tasks, eager, tolerance):
+        def __call__(self, game, level, shards, tasks, eager, tolerance):
             tasks = list(tasks)
             sizes.extend(len(task.positions) for task in tasks)
-            return levels.in_process(game, values, state, tasks, eager, tolerance)
+            return levels.in_process(game, level, shards, tasks, eager, tolerance)
 
     monkeypatch.setattr(driver, "SMALLEST", 4)  # where chunk_size reads it
     split = levels.solve(game, runner=Wide())
@@ -238,3 +238,43 @@ def test_the_command_resumes_from_a_checkpoint_url(tmp_path) -> None:
     second, stderr = _game(*args, cache=str(tmp_path))
     assert "resuming after 24 of 24 levels" in stderr
     assert second["seats"] == first["seats"]
+
+
+def test_each_level_reads_every_level_its_turns_and_guesses_reach() -> None:
+    """The race's `reads` covers, level by level, the levels of every successor and similar
+    guess of every position (found by the numbering, not by `reads`), and leaves some out."""
+    game = LevelRace(race_of(3, 8, 4))
+    level_of = np.full(game.size, -1)
+    for level in range(game.levels):
+        level_of[game.positions(level)] = level
+    for level in range(game.levels):
+        positions = game.positions(level)
+        reached = np.concatenate([game.successors(positions).ravel(),
+                                  game.similar(positions).ravel()])
+        assert set(level_of[reached[reached >= 0]].tolist()) <= set(game.reads(level))
+    assert len(game.reads(0)) < game.levels
+
+
+def test_a_solve_with_a_store_holds_only_the_levels_still_read(tmp_path) -> None:
+    """With a checkpoint, a finished level is let go once no level still to solve reads it
+    (the runner sees which are alive); the answer, assembled from the checkpoint at the end,
+    has the bits of a solve that kept every level."""
+    import weakref
+
+    from solver.checkpoint import Checkpoint
+
+    game = LevelRace(race_of(3, 8, 4))
+    seen: list[weakref.ref] = []
+    alive: list[int] = []
+
+    def runner(game, level, shards, tasks, eager, tolerance):
+        held = {ref().level for ref in seen if ref() is not None}
+        assert held <= {k for lower in range(level + 1) for k in game.reads(lower)}
+        alive.append(len(held))
+        seen.extend(weakref.ref(shard) for shard in shards)
+        return levels.in_process(game, level, shards, tasks, eager, tolerance)
+
+    stored = levels.solve(game, store=Checkpoint(tmp_path, {"race": 1}), runner=runner)
+    whole = levels.solve(LevelRace(race_of(3, 8, 4)))
+    assert stored.values.tobytes() == whole.values.tobytes()
+    assert max(alive) < game.levels - 1  # some levels were let go
