@@ -11,8 +11,8 @@ import time
 
 from helpers import ROOT
 
-# README's example: from an empty cache, the 3-player race to 60 (about an hour)
-LONG = ("dalek", "game", "--scores", "30,42,12", "--seat", "2")
+# a race no file ships solved (the 3-player race to 60 does): from an empty cache, about 24 min
+LONG = ("dalek", "game", "--players", "3", "--target", "59")
 
 
 def environment(tmp_path) -> dict[str, str]:
@@ -24,7 +24,7 @@ def test_piped_a_long_solve_needs_force(tmp_path) -> None:
     run = subprocess.run([sys.executable, "cli.py", *LONG], cwd=ROOT, env=environment(tmp_path),
                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
-    assert run.stderr.startswith("dice-solver: error: the 3-player race to 60 would take about ")
+    assert run.stderr.startswith("dice-solver: error: the 3-player race to 59 would take about ")
     assert run.stderr.endswith(", more than a minute: add --force to start it, or allow it with "
                                "$DICE_SOLVER_BUDGET (seconds)\n")
     assert "\n" not in run.stderr.rstrip("\n")
@@ -48,8 +48,8 @@ def test_on_a_terminal_a_long_solve_is_asked_about(tmp_path) -> None:
         pass
     os.close(leader)
     text = said.decode()
-    assert "the 3-player race to 60 would take about " in text and "Start it? [y/N]" in text
-    assert "dice-solver: error: the 3-player race to 60: not started" in text
+    assert "the 3-player race to 59 would take about " in text and "Start it? [y/N]" in text
+    assert "dice-solver: error: the 3-player race to 59: not started" in text
     assert not list(tmp_path.glob("dalek_race*"))  # nothing was solved
 
 
