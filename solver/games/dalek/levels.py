@@ -34,6 +34,8 @@ from solver.games.dalek.race import (
     final_round,
     mixed_rows,
     race_key,
+    radix_digits,
+    radix_number,
     similar,
 )
 from solver.games.dalek.rules import reaches_target
@@ -99,7 +101,7 @@ class LevelRace:
             mover = level - n * (t - 1)
             return np.arange(self.offsets[mover - 1], self.offsets[mover], dtype=np.int64)
         scores = _compositions(level, n, t)
-        return (_radix(scores, t)[:, None] * n + np.arange(n)).ravel()
+        return (radix_number(scores, t)[:, None] * n + np.arange(n)).ravel()
 
     def reads(self, level: int) -> list[int]:
         """The levels a level's turns and similar guesses read, its own included: before the
@@ -120,7 +122,7 @@ class LevelRace:
         scores = canonical(np.atleast_2d(scores), mover, t)
         final = final_round(scores, mover, t)
         before = ~final & ~reaches_target(scores.max(axis=1), t) & (scores.min(axis=1) >= 0)
-        result = np.where(before, _radix(np.clip(scores, 0, t - 1), t) * n + mover, -1)
+        result = np.where(before, radix_number(np.clip(scores, 0, t - 1), t) * n + mover, -1)
         for m in range(1, n):
             rows = np.flatnonzero(final & (mover == m))
             head, tail = scores[rows, :m], scores[rows, m:]
@@ -128,7 +130,7 @@ class LevelRace:
             tied = ((head == best[:, None]) << np.arange(m)).sum(axis=1)
             ok = (reaches_target(best, t) & (best - t < self.results)
                   & ~reaches_target(tail.max(axis=1), t) & (tail.min(axis=1) >= 0))
-            local = ((best - t) * (2**m - 1) + tied - 1) * t ** (n - m) + _radix(
+            local = ((best - t) * (2**m - 1) + tied - 1) * t ** (n - m) + radix_number(
                 np.clip(tail, 0, t - 1), t)
             result[rows] = np.where(ok, self.offsets[m - 1] + local, -1)
         return result
@@ -141,14 +143,14 @@ class LevelRace:
         mover = np.zeros(len(numbers), dtype=np.int64)
         before = numbers < self.before_final
         mover[before] = numbers[before] % n
-        scores[before] = _digits(numbers[before] // n, t, n)
+        scores[before] = radix_digits(numbers[before] // n, t, n)
         for m in range(1, n):
             rows = np.flatnonzero((numbers >= self.offsets[m - 1]) & (numbers < self.offsets[m]))
             local, tail = np.divmod(numbers[rows] - self.offsets[m - 1], t ** (n - m))
             best, tied = np.divmod(local, 2**m - 1)
             holds = ((tied[:, None] + 1) >> np.arange(m)) & 1
             scores[rows, :m] = holds * (best[:, None] + t)
-            scores[rows, m:] = _digits(tail, t, n - m)
+            scores[rows, m:] = radix_digits(tail, t, n - m)
             mover[rows] = m
         return scores, mover
 
@@ -173,14 +175,14 @@ class LevelRace:
         """The terminal row of each end of the game (scores by seat): race.DalekRace.payoff for
         scores not seen before, a lookup for the others."""
         base = self.target + self.results
-        keys = _radix(scores, base)
+        keys = radix_number(scores, base)
         unique, inverse = np.unique(keys, return_inverse=True)
         place = np.searchsorted(self._terminal_keys, unique)
         known = place < len(self._terminal_keys)
         known[known] = self._terminal_keys[place[known]] == unique[known]
         fresh = unique[~known]
         if len(fresh):
-            ids = [self._payoff_id(tuple(row)) for row in _digits(fresh, base, self.players)
+            ids = [self._payoff_id(tuple(row)) for row in radix_digits(fresh, base, self.players)
                    .tolist()]
             keys_all = np.concatenate([self._terminal_keys, fresh])
             ids_all = np.concatenate([self._terminal_ids, np.array(ids, dtype=np.int64)])
@@ -296,23 +298,6 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
 
 def _arrays(position: Position) -> tuple[np.ndarray, np.ndarray]:
     return np.array(position[0], dtype=np.int64), np.array(position[1], dtype=np.int64)
-
-
-def _radix(digits: np.ndarray, base: int) -> np.ndarray:
-    """Rows of digits (first most significant) as numbers."""
-    number = np.zeros(len(digits), dtype=np.int64)
-    for column in np.asarray(digits, dtype=np.int64).T:
-        number = number * base + column
-    return number
-
-
-def _digits(numbers: np.ndarray, base: int, count: int) -> np.ndarray:
-    """Numbers back to rows of `count` digits."""
-    digits = np.zeros((len(numbers), count), dtype=np.int64)
-    rest = np.asarray(numbers, dtype=np.int64)
-    for i in range(count - 1, -1, -1):
-        rest, digits[:, i] = np.divmod(rest, base)
-    return digits
 
 
 def _compositions(total: int, parts: int, top: int) -> np.ndarray:

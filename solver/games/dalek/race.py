@@ -70,6 +70,24 @@ def after_turn(scores: np.ndarray, mover: np.ndarray, players: int, results: int
     return after, np.where(last, 0, mover + 1), ends
 
 
+def radix_number(digits: np.ndarray, base: int) -> np.ndarray:
+    """Rows of digits (first most significant) as numbers: how positions are numbered (the
+    level engine's numbering, levels.py; the shipped files, shipped.py)."""
+    number = np.zeros(len(digits), dtype=np.int64)
+    for column in np.asarray(digits, dtype=np.int64).T:
+        number = number * base + column
+    return number
+
+
+def radix_digits(numbers: np.ndarray, base: int, count: int) -> np.ndarray:
+    """Numbers back to rows of `count` digits (`radix_number` undone)."""
+    digits = np.zeros((len(numbers), count), dtype=np.int64)
+    rest = np.asarray(numbers, dtype=np.int64)
+    for i in range(count - 1, -1, -1):
+        rest, digits[:, i] = np.divmod(rest, base)
+    return digits
+
+
 def similar(scores: np.ndarray, mover: np.ndarray, players: int) -> list[np.ndarray]:
     """Scores one or two points further on for the mover or the next seat, in that order (four
     candidates per row, same mover): positions solved earlier whose play is mostly the same,

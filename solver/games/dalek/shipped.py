@@ -28,7 +28,14 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.games.dalek.race import DalekRace, Position, RaceValues, race_key
+from solver.games.dalek.race import (
+    DalekRace,
+    Position,
+    RaceValues,
+    race_key,
+    radix_digits,
+    radix_number,
+)
 
 FOLDER = Path(__file__).parent / "shipped"
 MAGIC = b"dice-solver shipped race values 1\n"
@@ -44,10 +51,7 @@ def path(players: int, target: int) -> Path:
 def numbers(scores: np.ndarray, mover: np.ndarray, base: int) -> np.ndarray:
     """Each position's number: its scores (rows, seat 1 first) as digits in `base`, then the
     mover: increasing with seat 1's score, so a sorted table keeps nearby positions together."""
-    number = np.zeros(len(mover), dtype=np.int64)
-    for column in np.asarray(scores, dtype=np.int64).T:
-        number = number * base + column
-    return number * scores.shape[1] + mover
+    return radix_number(scores, base) * scores.shape[1] + mover
 
 
 class ShippedIndex(Mapping):
@@ -73,9 +77,7 @@ class ShippedIndex(Mapping):
 
     def __iter__(self) -> Iterator[Position]:
         rest, movers = np.divmod(self.numbers, self.players)
-        seats = np.zeros((len(rest), self.players), dtype=np.int64)
-        for seat in range(self.players - 1, -1, -1):
-            rest, seats[:, seat] = np.divmod(rest, self.base)
+        seats = radix_digits(rest, self.base, self.players)
         yield from ((tuple(s), m) for s, m in zip(seats.tolist(), movers.tolist()))
 
     def __len__(self) -> int:
