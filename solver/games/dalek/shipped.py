@@ -9,21 +9,23 @@ made it (engine, residual, date, commit). tests/games/dalek/test_dalek_shipped.p
 honest: their keys are today's and (slow) their values a fresh solve's to 1e-12.
 
 The format, deterministic bytes (the same values give the same file): a first line naming it, a
-line of JSON (the key, the solve, the streams' lengths), then ten zlib streams: every position's
+line of JSON (the key, the solve, the streams' lengths), then zlib streams: every position's
 number (`numbers`: the scores read in base `base`, then the mover), sorted, as differences; the
-metrics, column by column, each float64's eight bytes split into eight planes, a stream each (the
-high bytes of nearby values repeat, and zlib finds that once they sit together; two threads
-unpack the planes, zlib letting go of the interpreter); the mixes (RaceValues.mixed).
-Positions are stored in that order, so a look-up is a bisection and no dictionary is built.
+mixes (RaceValues.mixed); then the metrics in blocks of BLOCK positions, each block's float64s'
+eight bytes split into eight planes, a stream each (the high bytes of nearby values repeat, and
+zlib finds that once they sit together). Positions are stored in that order, so a look-up is a
+bisection and no dictionary is built; a block is unpacked when a row of it is first read
+(`ShippedTable`), so a query unpacks the few blocks its position and its turn reach, not the
+whole table.
 `python -m solver.games.dalek.shipping [PLAYERS ...]` remakes the files (docs/developing.md).
 """
 
 from __future__ import annotations
 
 import json
+import mmap
 import zlib
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -38,9 +40,10 @@ from solver.games.dalek.race import (
 )
 
 FOLDER = Path(__file__).parent / "shipped"
-MAGIC = b"dice-solver shipped race values 1\n"
+MAGIC = b"dice-solver shipped race values 2\n"
 SHIPPED = ((2, 60), (3, 60))  # (players, target) of the races shipped, default rules
 LEVEL = 9  # zlib's: the smallest of the containers measured that loads in well under a second
+BLOCK = 16_384  # positions per block of values: unpacking one takes a few milliseconds
 
 
 def path(players: int, target: int) -> Path:
@@ -98,14 +101,14 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     base = len(race.held)
     keys = numbers(positions[:, :-1], positions[:, -1], base)
     order = np.argsort(keys, kind="stable")
-    table = np.ascontiguousarray(values.table[rows[order]].T, dtype="<f8")
-    planes = table.view(np.uint8).reshape(-1, 8).T
+    table = np.ascontiguousarray(values.table[rows[order]], dtype="<f8")  # (positions, metrics)
     mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
     streams = [zlib.compress(data, LEVEL) for data in (
-        np.diff(keys[order], prepend=0).astype("<i8").tobytes(),
-        *(plane.tobytes() for plane in planes), mixed.tobytes())]
+        np.diff(keys[order], prepend=0).astype("<i8").tobytes(), mixed.tobytes(),
+        *(plane.tobytes() for start in range(0, len(table), BLOCK)
+          for plane in _planes(table[start:start + BLOCK])))]
     about = {"key": race_key(race, values.engine), "base": base,
-             "metrics": int(table.shape[0]), "mixed": list(mixed.shape),
+             "metrics": int(table.shape[1]), "mixed": list(mixed.shape), "block": BLOCK,
              "solve": {"engine": values.engine, "residual": values.residual,
                        "iterations": values.iterations, "components": values.components,
                        **made},
@@ -115,36 +118,77 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     return len(data)
 
 
+def _planes(rows: np.ndarray) -> np.ndarray:
+    """The eight byte planes of a block of rows of float64 metrics, metric by metric: plane b
+    holds byte b of every value."""
+    return np.ascontiguousarray(rows.T).view(np.uint8).reshape(-1, 8).T
+
+
+class ShippedTable:
+    """The rows of a shipped file's values (positions in `ShippedIndex` order, a column per
+    metric), read like RaceValues.table (a row, a row and a metric, or an array of rows), each
+    block unpacked from the file the first time one of its rows is read and kept."""
+
+    def __init__(self, body: memoryview, streams: list[tuple[int, int]], rows: int,
+                 metrics: int, block: int) -> None:
+        self.body, self.streams, self.block = body, streams, block
+        self.shape = (rows, metrics)
+        self.blocks: dict[int, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def _unpacked(self, number: int) -> np.ndarray:
+        if number not in self.blocks:
+            rows = min(self.block, self.shape[0] - number * self.block)
+            planes = np.empty((self.shape[1] * rows, 8), dtype=np.uint8)
+            for byte, (start, end) in enumerate(self.streams[8 * number:8 * number + 8]):
+                planes[:, byte] = np.frombuffer(zlib.decompress(self.body[start:end]), np.uint8)
+            self.blocks[number] = planes.view("<f8").reshape(self.shape[1], rows).T.astype(
+                np.float64)
+        return self.blocks[number]
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            row, metric = key
+            return self[row][metric]
+        if isinstance(key, (int, np.integer)):
+            number, at = divmod(int(key), self.block)
+            return self._unpacked(number)[at]
+        rows = np.asarray(key, dtype=np.int64)
+        found = np.empty((len(rows), self.shape[1]))
+        numbers = rows // self.block
+        for number in np.unique(numbers).tolist():
+            chosen = numbers == number
+            found[chosen] = self._unpacked(number)[rows[chosen] - number * self.block]
+        return found
+
+
 def read(race: DalekRace, engine: str) -> RaceValues | None:
     """The shipped values of exactly this race on this engine, or None (none shipped, or its
-    key differs in anything: rules, tie rule, turn graph, engine)."""
+    key differs in anything: rules, tie rule, turn graph, engine). The file is mapped, not
+    read: only the blocks of values a query reads are unpacked."""
     try:
         with path(race.players, race.target).open("rb") as handle:
             about = _about(handle.readline(), handle.readline(), race, engine)
-            body = handle.read() if about is not None else b""
+            if about is None:
+                return None
+            body = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+            first = handle.tell()
     except OSError:
         return None
-    if about is None:
-        return None
-    ends = np.cumsum(about["streams"]).tolist()
-    streams = [body[end - length:end] for length, end in zip(about["streams"], ends)]
-    keys = np.cumsum(np.frombuffer(zlib.decompress(streams[0]), dtype="<i8"))
-    table = np.empty((about["metrics"] * len(keys), 8), dtype=np.uint8)
-
-    def unpack(byte: int) -> None:
-        table[:, byte] = np.frombuffer(zlib.decompress(streams[1 + byte]), dtype=np.uint8)
-
-    with ThreadPoolExecutor(2) as pool:
-        list(pool.map(unpack, range(8)))
-    table = table.view("<f8").reshape(about["metrics"], -1).T
-    mixed = np.frombuffer(zlib.decompress(streams[9]), dtype="<f8").reshape(about["mixed"])
+    ends = (first + np.cumsum(about["streams"])).tolist()
+    streams = [(end - length, end) for length, end in zip(about["streams"], ends)]
+    unpack = [zlib.decompress(body[start:end]) for start, end in streams[:2]]
+    keys = np.cumsum(np.frombuffer(unpack[0], dtype="<i8"))
+    mixed = np.frombuffer(unpack[1], dtype="<f8").reshape(about["mixed"])
     solve = about["solve"]
-    return RaceValues(race, ShippedIndex(keys, race.players, about["base"]),
-                      table.astype(np.float64, copy=False), residual=solve["residual"],
-                      iterations=solve["iterations"], components=solve["components"],
-                      cached=True, engine=solve["engine"],
-                      mixed=mixed.astype(np.float64, copy=False),
-                      shipped={k: solve[k] for k in ("date", "commit")})
+    table = ShippedTable(body, streams[2:], len(keys), about["metrics"], about["block"])
+    return RaceValues(race, ShippedIndex(keys, race.players, about["base"]), table,
+                      residual=solve["residual"], iterations=solve["iterations"],
+                      components=solve["components"], cached=True, engine=solve["engine"],
+                      mixed=mixed.astype(np.float64), shipped={k: solve[k] for k in ("date",
+                                                                                     "commit")})
 
 
 def has(race: DalekRace, engine: str) -> bool:

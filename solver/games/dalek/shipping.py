@@ -1,9 +1,11 @@
-"""Remaking the race values shipped with the package (shipped.py): `python -m
+"""Remaking what ships with the package: `python -m solver.games.dalek.shipping turn` builds
+the default rules' turn graph again and writes it (shippedturn.py; a second); `python -m
 solver.games.dalek.shipping [PLAYERS ...]` solves each shipped race again on this tree's code
 (all of them, or those of the numbers of players given; the disk cache reused, the shipped files
-not) and writes its file with the date and the commit that solved it. The 3-player race to 60
-takes about half an hour of both cores (docs/results.md); a rules or turn-graph change makes
-tests/games/dalek/test_dalek_shipped.py ask for this."""
+not) and writes its file with the date and the commit that solved it (shipped.py). The 3-player
+race to 60 takes about half an hour of both cores (docs/results.md). A change to the code that
+builds turn graphs makes tests/games/dalek/test_dalek_shipped.py ask for the first; a rules or
+turn-graph change, for the second."""
 
 from __future__ import annotations
 
@@ -13,11 +15,11 @@ import sys
 from pathlib import Path
 
 from solver.engine.solving import Solving
-from solver.games.dalek import shipped
+from solver.games.dalek import shipped, shippedturn
 from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace
 from solver.games.dalek.racesolve import solve_race
-from solver.games.dalek.turn import compile_turn
+from solver.games.dalek.turn import build_turn, compile_turn, turn_arrays, turn_key
 
 
 def made_now() -> dict:
@@ -34,10 +36,16 @@ def made_now() -> dict:
 
 
 def main(arguments: list[str]) -> None:
-    """Solve the shipped races (all, or those with the numbers of players given) with the
-    default rules on the engine the command line uses (the disk cache reused, the shipped files
-    not), and write their files."""
-    turn = compile_turn(parse_rules())
+    """With `turn`, build the default rules' turn graph and write it; else solve the shipped
+    races (all, or those with the numbers of players given) with the default rules on the
+    engine the command line uses (the disk cache reused, the shipped files not), and write
+    their files."""
+    rules = parse_rules()
+    if arguments == ["turn"]:
+        size = shippedturn.write(turn_arrays(build_turn(rules)), turn_key(rules))
+        print(f"{shippedturn.FILE}: {size:,} bytes")
+        return
+    turn = compile_turn(rules)
     for players, target in shipped.SHIPPED:
         if arguments and str(players) not in arguments:
             continue

@@ -219,7 +219,8 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def compile_turn(rules: Rules, use_cache: bool = True, force: bool = False) -> CompiledTurn:
     """The turn graph of these rules: from the disk cache when it was built before by this
-    very code (the key holds a hash of the modules that build it), else built and stored (and
+    very code (the key holds a hash of the modules that build it), or from the package's
+    shipped graph of the default rules built by it (shippedturn.py), else built and stored (and
     kept in memory where the process asked `cache.remember`). A build estimated past the
     budget is refused unless `force` (past the memory limit, always)."""
     from solver import cache
@@ -232,11 +233,15 @@ def compile_turn(rules: Rules, use_cache: bool = True, force: bool = False) -> C
 
     def read_or_build() -> CompiledTurn:
         stored = cache.load(key)
+        if stored is None:  # the default rules' graph ships with the package
+            from solver.games.dalek import shippedturn
+
+            stored = shippedturn.read(key)
         if stored is not None:
             return _from_arrays(rules, stored)
         check_build(rules, force)
         turn = build_turn(rules)
-        arrays = _to_arrays(turn)
+        arrays = turn_arrays(turn)
         if arrays is not None:
             cache.store(key, arrays, compress=False)
         return turn
@@ -254,7 +259,7 @@ def turn_key(rules: Rules) -> dict:
             "code": cache.code_hash(__name__)}
 
 
-def _to_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
+def turn_arrays(turn: CompiledTurn) -> dict[str, np.ndarray] | None:
     graph = turn.graph.to_arrays()
     if graph is None:
         return None

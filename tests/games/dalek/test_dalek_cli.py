@@ -9,6 +9,7 @@ root); the JSON checks call the click group in process (faster, same code below
 from __future__ import annotations
 
 import re
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -105,11 +106,15 @@ def test_race_values_are_win_shares() -> None:
     ["dalek", "best-move", "--dice", "5", "--roll", "H4 H2 D3 D2 EXT", "--tie-rule", "gt",
      "--exact"],
 ], ids=["turn-json", "best-move-text"])
-def test_same_command_same_bytes(args: list[str]) -> None:
-    """Two runs (with different string-hash seeds) print byte-identical output, but for the
-    JSON's timings."""
+def test_same_command_same_bytes(args: list[str], tmp_path) -> None:
+    """Two runs (with different string-hash seeds, each with a cache of its own: one must not
+    read what the other has just cached) print byte-identical output, but for the JSON's
+    timings."""
+    def run(seed: str) -> subprocess.CompletedProcess[str]:
+        return run_cli(*args, seed=seed, env={"DICE_SOLVER_CACHE": str(tmp_path / seed)})
+
     with ThreadPoolExecutor(max_workers=2) as pool:
-        first, second = pool.map(lambda seed: run_cli(*args, seed=seed), ["1", "2"])
+        first, second = pool.map(run, ["1", "2"])
     assert first.returncode == second.returncode == 0, first.stderr
     assert first.stdout and _timeless(first.stdout) == _timeless(second.stdout)
 

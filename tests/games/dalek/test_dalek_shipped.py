@@ -1,6 +1,7 @@
-"""The race values shipped inside the package (solver/games/dalek/shipped.py): the format reads
-back to the bits a solve gave, `solve_race` uses a shipped file only for exactly the race it
-was written for, the shipped files answer today's races, and (slow) hold a fresh solve's values."""
+"""What ships inside the package: the race values (solver/games/dalek/shipped.py), whose format
+reads back to the bits a solve gave, which `solve_race` uses only for exactly the race they were
+written for, which answer today's races and (slow) hold a fresh solve's values; and the default
+rules' turn graph (shippedturn.py), today's, read where the cache has none."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from jsonschema import Draft202012Validator
 from solver import cache, schemas
 from solver.cli import cli
 from solver.engine.solving import Solving
-from solver.games.dalek import shipped
+from solver.games.dalek import shipped, shippedturn, turn
 from solver.games.dalek.files import parse_rules
 from solver.games.dalek.race import DalekRace, RaceValues
 from solver.games.dalek.racesolve import solve_race
-from solver.games.dalek.turn import compile_turn
+from solver.games.dalek.turn import build_turn, compile_turn, turn_arrays, turn_key
 
 LEVELS = Solving("levels")
 MADE = {"date": "2026-12-02", "commit": "0123456789abcdef"}
@@ -63,6 +64,26 @@ def test_a_shipped_file_reads_back_to_the_bits_of_the_solve(tmp_path, monkeypatc
     assert shipped.path(players, target).read_bytes() == first
 
 
+def test_blocks_of_values_are_unpacked_as_rows_are_read(tmp_path, monkeypatch) -> None:
+    """Blocks of 7 positions: a row, a row's metric and arrays of rows across blocks read the
+    solve's bits, unpacking only the blocks they reach."""
+    monkeypatch.setattr(shipped, "FOLDER", tmp_path)
+    monkeypatch.setattr(shipped, "BLOCK", 7)
+    race = race_of(2, 12)
+    fresh = solve_race(race, use_cache=False, solving=LEVELS)
+    shipped.write(fresh, shipped.path(2, 12), MADE)
+    read = shipped.read(race, "levels")
+    assert read.table.blocks == {}  # nothing unpacked before a row is read
+    position = list(fresh.index)[len(fresh.index) // 2]
+    assert read.values(position).tobytes() == fresh.values(position).tobytes()
+    assert list(read.table.blocks) == [read.index[position] // 7]
+    rows = list(read.index.values())[::-3]  # descending, across every block
+    wanted = np.array([fresh.values(p) for p in read.index])[rows]
+    assert read.table[rows].tobytes() == wanted.tobytes()
+    assert read.table[rows[1], 2] == wanted[1, 2]
+    assert_same_bits(fresh, read)
+
+
 def test_the_index_refuses_positions_it_does_not_hold(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(shipped, "FOLDER", tmp_path)
     race = race_of(2, 12)
@@ -99,6 +120,30 @@ def test_the_shipped_files_answer_todays_races(players, target) -> None:
     remade (python -m solver.games.dalek.shipping; docs/developing.md)."""
     race = race_of(players, target, dice=10)
     assert shipped.has(race, "levels"), f"{shipped.path(players, target)} answers another race"
+
+
+def test_the_shipped_turn_graph_is_todays_and_is_read_where_the_cache_has_none(
+        tmp_path, monkeypatch) -> None:
+    """Its key is the one today's code builds under (else: python -m solver.games.dalek.shipping
+    turn), its arrays a fresh build's, and compile_turn reads it without building; other rules
+    are built. A remake of the same graph writes the same bytes."""
+    rules = parse_rules()
+    stored = shippedturn.read(turn_key(rules))
+    assert stored is not None, f"{shippedturn.FILE} was built by other code: remake it"
+    built = turn_arrays(build_turn(rules))
+    assert sorted(stored) == sorted(built)
+    for name, array in built.items():
+        assert stored[name].dtype == array.dtype and np.array_equal(stored[name], array), name
+    assert shippedturn.write(built, turn_key(rules), tmp_path / "turn.npz") == \
+        shippedturn.FILE.stat().st_size
+    assert (tmp_path / "turn.npz").read_bytes() == shippedturn.FILE.read_bytes()
+    monkeypatch.setenv("DICE_SOLVER_CACHE", str(tmp_path / "empty"))
+    built_here = []
+    monkeypatch.setattr(turn, "build_turn", lambda r: built_here.append(r) or build_turn(r))
+    read = compile_turn(rules)
+    assert built_here == [] and read.graph.fingerprint() == build_turn(rules).graph.fingerprint()
+    compile_turn(parse_rules(dice=3))
+    assert len(built_here) == 1
 
 
 @pytest.mark.slow
