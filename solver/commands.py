@@ -178,7 +178,9 @@ def ray_options(remember) -> list:
                      callback=ray,
                      help="Solve on Ray (implies --engine levels; needs "
                           "pip install 'dice-solver[cluster]'): auto starts a local instance "
-                          "of --workers CPUs, an ADDRESS (host:port) joins a running cluster."),
+                          "of --workers CPUs (inside a Ray job, where RAY_ADDRESS is set, it "
+                          "joins that cluster), an ADDRESS (host:port) joins a running "
+                          "cluster."),
         click.option("--workers", type=click.IntRange(1), default=None, expose_value=False,
                      callback=remember,
                      help="CPUs of the local Ray instance --ray auto starts (default: all)."),

@@ -143,6 +143,9 @@ class ToyLevels:
             range(self.race.target), repeat=self.race.players) if sum(scores) == level
             for mover in range(self.race.players)), dtype=np.int64)
 
+    def level_of(self, positions: np.ndarray) -> np.ndarray:
+        return np.array([sum(self.position(n)[0]) for n in positions.tolist()], dtype=np.int64)
+
     def objective(self, positions: np.ndarray) -> np.ndarray:
         return positions % self.race.players
 

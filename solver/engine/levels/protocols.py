@@ -29,6 +29,10 @@ class LevelGame(Protocol):
     def positions(self, level: int) -> np.ndarray:
         """The level's positions, in increasing order."""
 
+    def level_of(self, positions: np.ndarray) -> np.ndarray:
+        """The level of each position: how the values of a solve with a store are read back
+        (`stored.StoredValues`)."""
+
     def objective(self, positions: np.ndarray) -> np.ndarray:
         """The metric each position's mover maximises."""
 
@@ -60,6 +64,8 @@ class OptionGame(Protocol):
     def start(self) -> int: ...
 
     def positions(self, level: int) -> np.ndarray: ...
+
+    def level_of(self, positions: np.ndarray) -> np.ndarray: ...
 
     def objective(self, positions: np.ndarray) -> np.ndarray: ...
 

@@ -98,7 +98,7 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     base = len(race.held)
     keys = numbers(positions[:, :-1], positions[:, -1], base)
     order = np.argsort(keys, kind="stable")
-    table = np.ascontiguousarray(values.table[rows[order]].T, dtype="<f8")
+    table = np.ascontiguousarray(values.rows(rows[order]).T, dtype="<f8")
     planes = table.view(np.uint8).reshape(-1, 8).T
     mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
     streams = [zlib.compress(data, LEVEL) for data in (
