@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
 from click.testing import CliRunner
 
 from solver.cli import cli
@@ -79,3 +80,11 @@ def read_words(lines: Iterable[str], phrases: dict[str, str]) -> list[tuple[str,
         assert len(found) == 1, f"no single phrase reads the card's line {line!r}"
         read.append(found[0])
     return read
+
+
+def every_value(values) -> np.ndarray:
+    """A level solve's values (metrics, size) as one array, for comparing: the array of a
+    solve without a store, or the store's levels (`StoredValues`) read whole."""
+    if isinstance(values, np.ndarray):
+        return values
+    return values.take(np.arange(values.size))
