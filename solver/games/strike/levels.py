@@ -471,7 +471,8 @@ def solved(game: Strike, *, solving: Solving | None = None, progress=None,
     """The whole game's level solve: read from the cache, else solved (after its cost is
     checked, see `check`) and cached: the values of the reachable positions, and which numbers
     those are (the numbering is arithmetic, so it needs nothing more). `solving` gives the
-    checkpoint folder and the runner of the chunks."""
+    checkpoint folder and the runner of the chunks; a solve with a checkpoint is not cached:
+    the checkpoint is its stored solve, read back level by level."""
     from solver import cache
 
     solving = solving or Solving("levels")
