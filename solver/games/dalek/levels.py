@@ -269,7 +269,9 @@ class PositionIndex(Mapping):
         n, last = game.players, game.players * (game.target - 1)
         final = np.arange(game.before_final, game.size, dtype=np.int64)
         final = final[self.reachable[final]]
-        sums = game.decode(final)[0].sum(axis=1)
+        sums = np.concatenate([np.empty(0, dtype=np.int64), *(  # decoded a chunk at a time
+            game.decode(final[lo:lo + levels.CHUNK])[0].sum(axis=1)
+            for lo in range(0, len(final), levels.CHUNK))])
         order = np.argsort(sums, kind="stable")
         final, sums = final[order], sums[order]
         top = max(last, int(sums.max()) if len(sums) else 0)

@@ -13,11 +13,11 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.engine.cyclic import Terminal
-from solver.engine.levels.stored import StoredValues
 from solver.engine.local import Choices, TurnLocal
 from solver.errors import InputError
 from solver.games.dalek.rules import (
@@ -28,6 +28,9 @@ from solver.games.dalek.rules import (
     winners,
 )
 from solver.games.dalek.turn import CompiledTurn
+
+if TYPE_CHECKING:  # a checkpointed level solve's values; the engine is not loaded for a type
+    from solver.engine.levels.stored import StoredValues
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
 # How a mover chooses among options exactly equal for itself (docs/rules.md, reading 15): the
