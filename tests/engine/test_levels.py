@@ -18,6 +18,7 @@ from helpers import every_value
 from solver.checkpoint import Checkpoint, compare, location
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, solve
+from solver.engine.levels import driver
 from solver.engine.local import TurnLocal
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
@@ -232,6 +233,29 @@ def test_a_resumed_solve_gives_the_same_bits(tmp_path) -> None:
     again = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))  # all read back
     assert again.resumed == game.levels
     assert np.array_equal(whole.values, every_value(again.values), equal_nan=True)
+
+
+def test_a_finished_checkpoint_is_read_back_without_a_sweep(tmp_path, monkeypatch) -> None:
+    """The checkpoint keeps which positions are reachable: a solve read back from it sweeps
+    nothing; flags damaged are swept again (and kept again), to the same answer."""
+    game = ToyLevels(ToyRace(3, 4))
+    whole = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))
+    expected = every_value(whole.values)
+
+    def no_sweep(game):
+        raise AssertionError("swept again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(driver, "reachable", no_sweep)
+        again = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))
+    assert again.resumed == game.levels
+    assert np.array_equal(again.reachable, whole.reachable)
+    assert np.array_equal(every_value(again.values), expected, equal_nan=True)
+    (tmp_path / "reachable.npz").write_bytes(b"damaged")
+    assert Checkpoint(tmp_path, {"toy": 1}).reachable() is None
+    swept = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))
+    assert np.array_equal(swept.reachable, whole.reachable)
+    assert np.array_equal(Checkpoint(tmp_path, {"toy": 1}).reachable(), whole.reachable)
 
 
 def test_a_damaged_level_is_solved_again(tmp_path) -> None:

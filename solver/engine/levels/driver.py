@@ -119,7 +119,7 @@ class _Solver:
                  ) -> None:
         self.game, self.tolerance, self.store = game, tolerance, store
         self.state = np.zeros(game.size, dtype=np.uint8)
-        self.state[reachable(game)] = REACHABLE
+        self.state[self._reachable()] = REACHABLE
         self.kept: dict[int, LevelShard] = {}
         self.reads = [reads(game, level) for level in range(game.levels)]
         self.last_read = list(range(game.levels))  # the lowest level reading each level
@@ -129,6 +129,18 @@ class _Solver:
         self.stats: list[LevelStats] = []  # in solving order: last level first
         self.eager = False  # the level's eager flag: that of the previous level's last chunk
         self.mixes: list[tuple[np.ndarray, Mixed]] = []  # (positions, mix) where play mixes
+
+    def _reachable(self) -> np.ndarray:
+        """Which positions the game reaches: as the store kept them, else swept (and kept)."""
+        kept = getattr(self.store, "reachable", None)  # optional in a `Store`
+        flags: np.ndarray | None = None if kept is None else kept()
+        if flags is not None and flags.shape == (self.game.size,):
+            return flags
+        flags = reachable(self.game)
+        keep = getattr(self.store, "keep_reachable", None)
+        if keep is not None:
+            keep(flags)
+        return flags
 
     @property
     def reachable(self) -> np.ndarray:

@@ -91,6 +91,9 @@ class Store(Protocol):
         """Keep a finished level: "values" (metrics, level positions) and its mixes
         (`mixed.pack`)."""
 
+    # Optional: `reachable() -> np.ndarray | None`, the flags `keep_reachable(flags)` kept (a
+    # bool per position), so that a solve read back skips the reachability sweep.
+
 
 class Runner(Protocol):
     """Runs a level's chunks (`solve_chunk` on each task, with a `view.Window` over the
