@@ -73,9 +73,8 @@ def require() -> None:
 class RayRunner:
     """Runs a level's chunks as Ray tasks: on a local instance of `workers` CPUs started at
     the first level (`address` "auto"; inside a Ray job, the job's cluster: `init_address`),
-    or on the cluster at `address`. `log` keeps, per level
-    solved, what it moved and what the work took (benchmarks/bench_cluster.py and
-    bench_shards.py read it)."""
+    or on the cluster at `address`. `log` keeps, per level solved, what it moved and what the
+    work took (benchmarks/bench_cluster.py and bench_shards.py read it)."""
 
     def __init__(self, address: str = LOCAL, workers: int | None = None) -> None:
         require()

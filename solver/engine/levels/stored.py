@@ -85,7 +85,3 @@ class StoredValues:
             positions, values = self.level(level)
             found[:, rows] = values[:, np.searchsorted(positions, numbers[rows])]
         return found
-
-    def row(self, number: int) -> np.ndarray:
-        """(metrics,): one position's values."""
-        return self.take(np.array([number]))[:, 0]
