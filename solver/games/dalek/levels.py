@@ -314,12 +314,14 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
                  force: bool = False, runner: levels.Runner | None = None) -> RaceValues:
     """Solve the race on the level engine (float64), resuming from and writing to a checkpoint
     folder when given one, its chunks solved by `runner` (default: here). A solve estimated
-    past the time budget is refused unless `force` (past the memory, always)."""
+    past the time budget is refused unless `force` (past the memory, always); a checkpoint
+    that holds every level is read back, which the budget does not limit."""
     from solver.checkpoint import Checkpoint
 
     game = LevelRace(race)  # its turn passes merge the graph once, for the estimate and the solve
-    check(game, force)
     store = None if checkpoint is None else Checkpoint(checkpoint, game.parameters())
+    if store is None or len(store.finished()) < game.levels:
+        check(game, force)
     solution = levels.solve(game, store=store, progress=progress, runner=runner)
     total = solution.total
     mixes = []

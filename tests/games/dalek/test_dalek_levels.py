@@ -188,6 +188,11 @@ def test_the_checkpoint_is_the_stored_solve(tmp_path, monkeypatch) -> None:
     levels_in_all = LevelRace(race).levels
     assert said[0].resumed_levels == levels_in_all == said[-1].levels_done
     assert second.values(race.start()).tobytes() == first.values(race.start()).tobytes()
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", "1e-9")  # reading it back is no solve to refuse
+    with pytest.raises(InputError, match="--force"):
+        solve_race(race_of(3, 8, 4), solving=Solving("levels", tmp_path / "other"))
+    third = solve_race(race_of(3, 8, 4), solving=how)
+    assert third.values(race.start()).tobytes() == first.values(race.start()).tobytes()
 
 
 @pytest.mark.parametrize("players, target, dice", [(3, 8, 4), (4, 6, 3)])
