@@ -2,12 +2,14 @@
 storage, so that a solve that dies resumes where it stopped instead of starting from nothing,
 on this machine or, through a URL every node reads, on another node of a cluster.
 
-A checkpoint is a folder: `level_<n>.npz` per finished level (plain arrays, read without pickle)
+A checkpoint is a folder: `level_<n>.npz` per finished level (plain arrays, read without pickle),
+`reachable.npz` (which positions the game reaches, so that a solve read back skips the sweep)
 and `manifest.json`, which holds the parameters of the solve (with the hash of the code that
 computes it, as solver/cache.py keys its entries) and, per finished level, its file's SHA-256 and
-statistics. Every file is written whole or not at all, a level's data before the manifest that
-vouches for it: a solve killed at any moment leaves a checkpoint that resumes after the levels the
-manifest lists whose files are intact. A checkpoint of other parameters is refused, never mixed.
+statistics (and the reachable flags' SHA-256). Every file is written whole or not at all, a
+level's data before the manifest that vouches for it: a solve killed at any moment leaves a
+checkpoint that resumes after the levels the manifest lists whose files are intact. A
+checkpoint of other parameters is refused, never mixed.
 
 The folder is a local path, or a URL (s3://, gs://, az://, file://, any protocol fsspec knows)
 read and written through fsspec, the optional extra `pip install 'dice-solver[cloud]'` with the
@@ -32,6 +34,7 @@ from solver.tables import atomic_write, writable
 
 FORMAT = 2  # bump when the files' meaning changes
 MANIFEST = "manifest.json"
+REACHABLE = "reachable.npz"
 URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # a scheme: fsspec's protocols, not a path
 
 
@@ -127,6 +130,7 @@ class Checkpoint:
         self.files = _files(folder)
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back from JSON
         self.levels: dict[str, dict] = {}
+        self.reached: dict | None = None  # the reachable flags' manifest entry
         where = f"folder {self.files}" if isinstance(self.files, _Folder) else str(self.files)
         try:
             self.files.make()
@@ -152,7 +156,7 @@ class Checkpoint:
             raise InputError(f"checkpoint {self.files} holds a solve of other parameters "
                              f"({_difference(stored, self.parameters)}): give another folder, "
                              f"or delete it to start again")
-        self.levels = levels
+        self.levels, self.reached = levels, manifest.get("reachable")
 
     def finished(self) -> dict[int, dict]:
         """Level -> the statistics stored with it, for every level the manifest lists."""
@@ -161,9 +165,33 @@ class Checkpoint:
     def load(self, level: int) -> dict[str, np.ndarray] | None:
         """A finished level's arrays ("values" and what the engine keeps with them), or None
         if its file is missing or not what the manifest vouches for."""
-        entry = self.levels.get(str(level))
+        return self._read(f"level_{level}.npz", self.levels.get(str(level)))
+
+    def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict) -> None:
+        """Keep a finished level's arrays: its file first, then the manifest that lists it."""
+        sha256 = self._write(f"level_{level}.npz", arrays)
+        self.levels[str(level)] = {"sha256": sha256, "stats": stats}
+        self._write_manifest()
+
+    def reachable(self) -> np.ndarray | None:
+        """The flags `keep_reachable` kept (a bool per numbered position), or None if there are
+        none or their file is not what the manifest vouches for."""
+        stored = self._read(REACHABLE, self.reached)
+        if stored is None or "packed" not in stored or "size" not in stored:
+            return None
+        return np.unpackbits(stored["packed"], count=int(stored["size"])).astype(bool)
+
+    def keep_reachable(self, flags: np.ndarray) -> None:
+        """Keep which positions the game reaches (a bit each), then the manifest."""
+        sha256 = self._write(REACHABLE, {"packed": np.packbits(flags),
+                                         "size": np.array(len(flags))})
+        self.reached = {"sha256": sha256}
+        self._write_manifest()
+
+    def _read(self, name: str, entry: dict | None) -> dict[str, np.ndarray] | None:
+        """A file's arrays, or None if it is missing or not the bytes its entry vouches for."""
         try:
-            data = self.files.read(f"level_{level}.npz")
+            data = self.files.read(name)
             if entry is None or hashlib.sha256(data).hexdigest() != entry["sha256"]:
                 return None
             with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
@@ -171,14 +199,17 @@ class Checkpoint:
         except (OSError, ValueError, KeyError):
             return None
 
-    def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict) -> None:
-        """Keep a finished level's arrays: its file first, then the manifest that lists it."""
+    def _write(self, name: str, arrays: dict[str, np.ndarray]) -> str:
+        """Write arrays as a file (whole or not at all); its SHA-256."""
         buffer = io.BytesIO()
         np.savez(buffer, **arrays)
         data = buffer.getvalue()
-        self.files.write(f"level_{level}.npz", data)
-        self.levels[str(level)] = {"sha256": hashlib.sha256(data).hexdigest(), "stats": stats}
-        manifest = {"format": FORMAT, "parameters": self.parameters, "levels": self.levels}
+        self.files.write(name, data)
+        return hashlib.sha256(data).hexdigest()
+
+    def _write_manifest(self) -> None:
+        manifest = {"format": FORMAT, "parameters": self.parameters, "levels": self.levels,
+                    **({} if self.reached is None else {"reachable": self.reached})}
         self.files.write(MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
 
 

@@ -157,7 +157,9 @@ def engine_options(game: str, auto: str) -> list:
                      help="Folder for the level engine's finished levels (made if missing), or "
                           "a URL on shared storage (s3://, gs://, file://...: needs pip install "
                           "'dice-solver[cloud]' and the storage's package): the same command run "
-                          "again resumes after the last one."),
+                          "again resumes after the last one. It is the solve's stored answer "
+                          "(nothing goes in the cache): once finished, the same command with "
+                          "it answers by reading it back, solving nothing."),
         *ray_options(remember),
     ]
 
@@ -178,7 +180,9 @@ def ray_options(remember) -> list:
                      callback=ray,
                      help="Solve on Ray (implies --engine levels; needs "
                           "pip install 'dice-solver[cluster]'): auto starts a local instance "
-                          "of --workers CPUs, an ADDRESS (host:port) joins a running cluster."),
+                          "of --workers CPUs (inside a Ray job, where RAY_ADDRESS is set, it "
+                          "joins that cluster), an ADDRESS (host:port) joins a running "
+                          "cluster."),
         click.option("--workers", type=click.IntRange(1), default=None, expose_value=False,
                      callback=remember,
                      help="CPUs of the local Ray instance --ray auto starts (default: all)."),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import invoke, kill_part_way, run_cli
+from helpers import every_value, invoke, kill_part_way, run_cli
 
 from solver.checkpoint import Checkpoint
 from solver.cli import main
@@ -58,7 +58,7 @@ def race(players: int, target: int, dice: int) -> LevelRace:
 def same_bits(a: levels.LevelSolution, b: levels.LevelSolution) -> None:
     """Values, reachable positions, mixes and per-level statistics (but time) alike, bit for
     bit."""
-    assert a.values.tobytes() == b.values.tobytes()
+    assert every_value(a.values).tobytes() == every_value(b.values).tobytes()
     assert np.array_equal(a.reachable, b.reachable)
     assert len(a.mixed) == len(b.mixed)
     for (pa, ma), (pb, mb) in zip(a.mixed, b.mixed):
@@ -222,3 +222,29 @@ def test_what_other_threads_print_goes_to_standard_error(monkeypatch) -> None:
     print("(raylet) Raylet is terminated.", file=out)
     assert answer.getvalue() == '{"seats": []}\n'
     assert errors.getvalue() == "(raylet) Raylet is terminated.\n" * 2
+
+
+def test_ray_auto_joins_the_cluster_of_a_ray_job(monkeypatch) -> None:
+    """Inside `ray job submit` Ray sets RAY_ADDRESS: --ray auto joins that cluster (ray.init's
+    "auto") instead of starting an instance of its own; elsewhere it starts one here, of
+    --workers CPUs, which a joined cluster refuses (its nodes say how many they give)."""
+    class Asked(Exception):
+        pass
+
+    asked = []
+
+    def init(address, **options):
+        asked.append((address, options.get("num_cpus")))
+        raise Asked
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", init)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    with pytest.raises(Asked):
+        cluster.RayRunner("auto", workers=2).start()
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.5:6379")
+    with pytest.raises(Asked):
+        cluster.RayRunner("auto").start()
+    assert asked == [("local", 2), ("auto", None)]
+    with pytest.raises(InputError, match="RAY_ADDRESS names the cluster"):
+        cluster.RayRunner("auto", workers=2)

@@ -13,10 +13,12 @@ from itertools import product
 import numpy as np
 import pytest
 from engine_graphs import layered_graph
+from helpers import every_value
 
 from solver.checkpoint import Checkpoint, compare, location
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, solve
+from solver.engine.levels import driver
 from solver.engine.local import TurnLocal
 from solver.engine.turn import TurnGraph
 from solver.errors import InputError
@@ -143,6 +145,9 @@ class ToyLevels:
             range(self.race.target), repeat=self.race.players) if sum(scores) == level
             for mover in range(self.race.players)), dtype=np.int64)
 
+    def level_of(self, positions: np.ndarray) -> np.ndarray:
+        return np.array([sum(self.position(n)[0]) for n in positions.tolist()], dtype=np.int64)
+
     def objective(self, positions: np.ndarray) -> np.ndarray:
         return positions % self.race.players
 
@@ -223,20 +228,43 @@ def test_a_resumed_solve_gives_the_same_bits(tmp_path) -> None:
                            progress=Progress("toy", quiet=True, stream=lines))
     assert resumed.resumed == 4
     assert "resuming after 4 of 10 levels" in lines.getvalue()
-    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+    assert np.array_equal(whole.values, every_value(resumed.values), equal_nan=True)
     assert resumed.total.components == whole.total.components
     again = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))  # all read back
     assert again.resumed == game.levels
-    assert np.array_equal(whole.values, again.values, equal_nan=True)
+    assert np.array_equal(whole.values, every_value(again.values), equal_nan=True)
+
+
+def test_a_finished_checkpoint_is_read_back_without_a_sweep(tmp_path, monkeypatch) -> None:
+    """The checkpoint keeps which positions are reachable: a solve read back from it sweeps
+    nothing; flags damaged are swept again (and kept again), to the same answer."""
+    game = ToyLevels(ToyRace(3, 4))
+    whole = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))
+    expected = every_value(whole.values)
+
+    def no_sweep(game):
+        raise AssertionError("swept again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(driver, "reachable", no_sweep)
+        again = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))
+    assert again.resumed == game.levels
+    assert np.array_equal(again.reachable, whole.reachable)
+    assert np.array_equal(every_value(again.values), expected, equal_nan=True)
+    (tmp_path / "reachable.npz").write_bytes(b"damaged")
+    assert Checkpoint(tmp_path, {"toy": 1}).reachable() is None
+    swept = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 1}))
+    assert np.array_equal(swept.reachable, whole.reachable)
+    assert np.array_equal(Checkpoint(tmp_path, {"toy": 1}).reachable(), whole.reachable)
 
 
 def test_a_damaged_level_is_solved_again(tmp_path) -> None:
     game = ToyLevels(ToyRace(2, 4))
-    whole = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 2}))
+    whole = every_value(levels.solve(game, store=Checkpoint(tmp_path, {"toy": 2})).values)
     (tmp_path / f"level_{game.levels - 3}.npz").write_bytes(b"not a level")
     resumed = levels.solve(game, store=Checkpoint(tmp_path, {"toy": 2}))
     assert resumed.resumed == 2
-    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+    assert np.array_equal(whole, every_value(resumed.values), equal_nan=True)
 
 
 def storage(tmp_path, scheme: str) -> str:
@@ -252,12 +280,12 @@ def test_a_solve_resumed_through_a_url_gives_the_same_bits(tmp_path, scheme) -> 
     level for level the arrays a local folder holds."""
     url, local = storage(tmp_path, scheme), tmp_path / "local"
     game = ToyLevels(ToyRace(3, 4))
-    whole = levels.solve(game, store=Checkpoint(local, {"toy": 1}))
+    whole = every_value(levels.solve(game, store=Checkpoint(local, {"toy": 1})).values)
     with pytest.raises(Crash):
         levels.solve(game, store=Dying(url, {"toy": 1}, lives=4))
     resumed = levels.solve(game, store=Checkpoint(url, {"toy": 1}))
     assert resumed.resumed == 4
-    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+    assert np.array_equal(whole, every_value(resumed.values), equal_nan=True)
     assert compare(local, url) == (list(range(game.levels)), [])
     with pytest.raises(InputError, match=r"other parameters \(toy 1 there, 2 here\)"):
         Checkpoint(url, {"toy": 2})
@@ -272,7 +300,7 @@ def test_on_an_object_store_only_levels_with_statistics_and_intact_arrays_are_re
 
     url = storage(tmp_path, "memory")
     game = ToyLevels(ToyRace(2, 4))
-    whole = levels.solve(game, store=Checkpoint(url, {"toy": 2}))
+    whole = every_value(levels.solve(game, store=Checkpoint(url, {"toy": 2})).values)
     store = fsspec.filesystem("memory")
     root = url.removeprefix("memory://")
     manifest = json.loads(store.cat_file(f"{root}/manifest.json"))
@@ -281,7 +309,7 @@ def test_on_an_object_store_only_levels_with_statistics_and_intact_arrays_are_re
     store.pipe_file(f"{root}/level_{game.levels - 3}.npz", b"not a level")
     resumed = levels.solve(game, store=Checkpoint(url, {"toy": 2}))
     assert resumed.resumed == 1
-    assert np.array_equal(whole.values, resumed.values, equal_nan=True)
+    assert np.array_equal(whole, every_value(resumed.values), equal_nan=True)
 
 
 def test_storage_that_fails_is_refused_in_one_line(tmp_path, monkeypatch) -> None:

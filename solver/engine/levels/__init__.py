@@ -5,7 +5,8 @@ groups them into levels: every successor of a position lies in its own level or 
 levels are solved from the last back to the first, each a unit of work that reads only later
 levels, those the game's `reads` names (by default all). Values are dense float64 arrays with a
 row per metric, one per finished level (`LevelShard`), kept while a level still to solve reads
-them (all of them without a store) and joined into one array for the answer at the end.
+them. Without a store all are kept and joined into one array for the answer at the end; with
+one, the answer reads the store's levels on demand (`StoredValues`), never one array.
 Successors are computed per batch from the numbers, never stored. One sweep from the start
 first marks the reachable positions: only those are solved (the others keep NaN).
 
@@ -42,7 +43,7 @@ level once), and the results are written in the chunks' order, so both give the 
 The package along its layers: `passes` (the turn passes), `records` (what the parts hand each
 other), `protocols` (what the engine asks of a game, a store, a runner), `reach` (reachability,
 components, chunks of whole components), `view` and `chunks` (a chunk solved), `driver` (the
-solve), `cluster` (the Ray runner).
+solve), `stored` (a solve's values read back from its store), `cluster` (the Ray runner).
 """
 
 from solver.engine.levels.chunks import solve_chunk
@@ -59,7 +60,9 @@ from solver.engine.levels.records import (
     LevelStats,
     Status,
 )
+from solver.engine.levels.stored import StoredValues
 
 __all__ = ["CHUNK", "SMALLEST", "SPREAD", "TILE", "ChunkResult", "ChunkTask", "Edges",
            "LevelGame", "LevelShard", "LevelSolution", "LevelStats", "OptionGame", "Runner",
-           "Status", "Store", "TurnPasses", "chunk_size", "in_process", "solve", "solve_chunk"]
+           "Status", "Store", "StoredValues", "TurnPasses", "chunk_size", "in_process", "solve",
+           "solve_chunk"]

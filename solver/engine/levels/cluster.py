@@ -30,6 +30,7 @@ import atexit
 import contextlib
 import importlib.util
 import logging
+import os
 import socket
 import sys
 import threading
@@ -44,13 +45,23 @@ if TYPE_CHECKING:
     from solver.engine.levels.records import ChunkResult, ChunkTask, LevelShard
     from solver.engine.levels.view import Window
 
-LOCAL = "auto"  # --ray auto: start a Ray instance on this machine
+LOCAL = "auto"  # --ray auto: join the cluster RAY_ADDRESS names, else start one here
+JOINED = "RAY_ADDRESS"  # set by Ray where a job runs (`ray job submit`): the cluster's address
 LOOPBACK = "127.0.0.1"  # the address of every node `nodes_here` starts
 RETRIES = 3  # runs of a task whose worker died, after the first
 INSTALL = "--ray needs the cluster extra: pip install 'dice-solver[cluster]'"
 
 _game: tuple[str, LevelGame | OptionGame] | None = None  # in a worker: (its object id, the game)
 _window: tuple[tuple[Any, ...], Window] | None = None  # in a worker: the levels read, the window
+
+
+def init_address(address: str) -> str:
+    """What `ray.init` is given for `--ray address`: an address as given; for `auto`, "auto"
+    where RAY_ADDRESS is set (inside `ray job submit`: Ray joins that cluster, as
+    `ray.init(address="auto")` does), else "local" (a new instance on this machine)."""
+    if address != LOCAL:
+        return address
+    return "auto" if os.environ.get(JOINED) else "local"
 
 
 def require() -> None:
@@ -61,15 +72,17 @@ def require() -> None:
 
 class RayRunner:
     """Runs a level's chunks as Ray tasks: on a local instance of `workers` CPUs started at
-    the first level (`address` "auto"), or on the cluster at `address`. `log` keeps, per level
-    solved, what it moved and what the work took (benchmarks/bench_cluster.py and
-    bench_shards.py read it)."""
+    the first level (`address` "auto"; inside a Ray job, the job's cluster: `init_address`),
+    or on the cluster at `address`. `log` keeps, per level solved, what it moved and what the
+    work took (benchmarks/bench_cluster.py and bench_shards.py read it)."""
 
     def __init__(self, address: str = LOCAL, workers: int | None = None) -> None:
         require()
-        if workers is not None and address != LOCAL:
-            raise InputError("--workers is for --ray auto: a cluster's nodes say how many "
-                             "CPUs they give (ray start --num-cpus)")
+        if workers is not None and init_address(address) != "local":
+            raise InputError("--workers is for a Ray instance --ray auto starts here (not "
+                             "inside a Ray job, where RAY_ADDRESS names the cluster): a "
+                             "cluster's nodes say how many CPUs they give (ray start "
+                             "--num-cpus)")
         self.address, self.workers = address, workers
         self.log: list[dict[str, Any]] = []
         self._game: tuple[object, object] | None = None  # (the game, its object ref)
@@ -83,11 +96,12 @@ class RayRunner:
         if self._task is not None:
             return
         if not ray.is_initialized():
-            local = self.address == LOCAL
-            if not local:
+            target = init_address(self.address)
+            local = target == "local"
+            if self.address != LOCAL:
                 _reach(self.address)
             try:
-                ray.init(address="local" if local else self.address,
+                ray.init(address=target,
                          num_cpus=self.workers if local else None, include_dashboard=False,
                          logging_level=logging.ERROR, log_to_driver=False)
             except (ConnectionError, RuntimeError, ValueError) as error:

@@ -5,15 +5,15 @@ finished levels go to a `Store` and a solve resumes after the last one it holds.
 
 Finished levels are kept level by level (`LevelShard`), and a chunk reads only those its level
 reads (the game's `reads`). With a store, a level is dropped once the store has it and no level
-still to solve reads it, so the driver never holds the whole values array while it solves; the
-answer's array is assembled at the end, level by level, from the levels kept and the store."""
+still to solve reads it, so the driver never holds the whole values array: the answer is then
+the store's levels, read on demand (`stored.StoredValues`). Without a store every level is kept,
+and the answer's array is joined from them at the end."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
-from typing import Any
 
 import numpy as np
 
@@ -32,9 +32,9 @@ from solver.engine.levels.records import (
     LevelStats,
     Status,
 )
+from solver.engine.levels.stored import StoredValues, read_level
 from solver.engine.levels.view import Window
 from solver.engine.mixed import Mixed
-from solver.errors import InputError
 
 SPREAD = 1  # chunks of a level per worker of a runner with several: one each keeps the tiles full
 # (a chunk's later passes hold only its unsettled members), and halves of hundreds of components
@@ -76,7 +76,8 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
     """Optimal values of every position reachable from the game's start, level by level from
     the last; levels the store holds are read instead of solved. `runner` runs each level's
     chunks (default: here, `in_process`; `cluster.RayRunner` on Ray); every runner gives the
-    same bits."""
+    same bits. With a store the values answered are the store's (`StoredValues`), else one
+    array."""
     runner = runner or in_process
     clock = time.perf_counter()
     solver = _Solver(game, tolerance, store)
@@ -104,7 +105,8 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
         status.levels_done += 1
         update(0)
     finished = time.perf_counter()
-    return LevelSolution(solver.assemble(), solver.reachable, solver.stats[::-1], resumed,
+    values = solver.assemble() if store is None else StoredValues(game, store)
+    return LevelSolution(values, solver.reachable, solver.stats[::-1], resumed,
                          {"reachability": swept - clock, "solve": finished - started,
                           "total": finished - clock}, solver.mixes)
 
@@ -117,7 +119,7 @@ class _Solver:
                  ) -> None:
         self.game, self.tolerance, self.store = game, tolerance, store
         self.state = np.zeros(game.size, dtype=np.uint8)
-        self.state[reachable(game)] = REACHABLE
+        self.state[self._reachable()] = REACHABLE
         self.kept: dict[int, LevelShard] = {}
         self.reads = [reads(game, level) for level in range(game.levels)]
         self.last_read = list(range(game.levels))  # the lowest level reading each level
@@ -127,6 +129,18 @@ class _Solver:
         self.stats: list[LevelStats] = []  # in solving order: last level first
         self.eager = False  # the level's eager flag: that of the previous level's last chunk
         self.mixes: list[tuple[np.ndarray, Mixed]] = []  # (positions, mix) where play mixes
+
+    def _reachable(self) -> np.ndarray:
+        """Which positions the game reaches: as the store kept them, else swept (and kept)."""
+        kept = getattr(self.store, "reachable", None)  # optional in a `Store`
+        flags: np.ndarray | None = None if kept is None else kept()
+        if flags is not None and flags.shape == (self.game.size,):
+            return flags
+        flags = reachable(self.game)
+        keep = getattr(self.store, "keep_reachable", None)
+        if keep is not None:
+            keep(flags)
+        return flags
 
     @property
     def reachable(self) -> np.ndarray:
@@ -138,47 +152,31 @@ class _Solver:
         assert self.store is not None
         finished = self.store.finished()
         for level in range(self.game.levels - 1, -1, -1):
-            values = self._stored(level, finished)
-            if values is None:
+            stored = read_level(self.game, self.store, level, finished)
+            if stored is None:
                 break
             positions = self.game.positions(level)
             self.state[positions] |= SOLVED * (self.state[positions] & REACHABLE)
-            self.kept[level] = LevelShard(level, positions, values[0], self.state[positions])
-            self.mixes += mixed.unpack(values[1], values[0], positions)
+            self.kept[level] = LevelShard(level, positions, stored["values"],
+                                          self.state[positions])
+            self.mixes += mixed.unpack(stored, stored["values"], positions)
             self.stats.append(LevelStats(**finished[level]))
             self.drop(level)
         return len(self.stats)
 
-    def _stored(self, level: int, finished: dict[int, dict[str, Any]]
-                ) -> tuple[np.ndarray, dict[str, np.ndarray]] | None:
-        """A level's values and arrays as the store holds them, or None if it cannot give them."""
-        assert self.store is not None
-        stored = self.store.load(level) if level in finished else None
-        values = None if stored is None else stored.get("values")
-        if stored is None or values is None or \
-                values.shape != (self.game.metrics, len(self.game.positions(level))):
-            return None
-        return values, stored
-
     def drop(self, level: int) -> None:
         """Once `level` is finished (and stored), forget the levels no level below it reads:
-        the store gives them back at the end. Without a store every level is kept."""
+        the store gives them back. Without a store every level is kept."""
         if self.store is not None:
             for kept in [k for k in self.kept if self.last_read[k] >= level]:
                 del self.kept[kept]
 
     def assemble(self) -> np.ndarray:
-        """The values of every position (metrics, size), level by level from the levels kept
-        (each let go once copied) or the store."""
+        """The values of every position (metrics, size) of a solve without a store, which
+        kept every level (each let go once copied)."""
         values = np.full((self.game.metrics, self.game.size), np.nan)
-        finished = self.store.finished() if self.store is not None else {}
         for level in range(self.game.levels):
-            shard = self.kept.pop(level, None)
-            stored = self._stored(level, finished) if shard is None else (shard.values, {})
-            if stored is None:
-                raise InputError(f"the checkpoint lost level {level} during the solve: run "
-                                 "again to solve it anew")
-            values[:, self.game.positions(level)] = stored[0]
+            values[:, self.game.positions(level)] = self.kept.pop(level).values
         return values
 
     def solve_level(self, level: int, update: Callable[[int], None], runner: Runner

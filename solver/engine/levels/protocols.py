@@ -29,6 +29,10 @@ class LevelGame(Protocol):
     def positions(self, level: int) -> np.ndarray:
         """The level's positions, in increasing order."""
 
+    def level_of(self, positions: np.ndarray) -> np.ndarray:
+        """The level of each position: how the values of a solve with a store are read back
+        (`stored.StoredValues`)."""
+
     def objective(self, positions: np.ndarray) -> np.ndarray:
         """The metric each position's mover maximises."""
 
@@ -61,6 +65,8 @@ class OptionGame(Protocol):
 
     def positions(self, level: int) -> np.ndarray: ...
 
+    def level_of(self, positions: np.ndarray) -> np.ndarray: ...
+
     def objective(self, positions: np.ndarray) -> np.ndarray: ...
 
     def options(self, positions: np.ndarray) -> Edges:
@@ -84,6 +90,9 @@ class Store(Protocol):
     def save(self, level: int, arrays: dict[str, np.ndarray], stats: dict[str, Any]) -> None:
         """Keep a finished level: "values" (metrics, level positions) and its mixes
         (`mixed.pack`)."""
+
+    # Optional: `reachable() -> np.ndarray | None`, the flags `keep_reachable(flags)` kept (a
+    # bool per position), so that a solve read back skips the reachability sweep.
 
 
 class Runner(Protocol):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.engine.levels.stored import StoredValues
 from solver.engine.mixed import Mixed
 
 REACHABLE, SOLVED = 1, 2  # bits of a position's state
@@ -88,7 +89,8 @@ class Status:
 class LevelSolution:
     """Every reachable position's values, and what the solve took."""
 
-    values: np.ndarray  # (metrics, size); NaN where unreachable
+    values: np.ndarray | StoredValues  # (metrics, size), NaN where unreachable; or, solved
+    # with a store, the store's levels read on demand
     reachable: np.ndarray  # (size,) bool
     levels: list[LevelStats]  # per level
     resumed: int  # levels read from the store

@@ -103,6 +103,16 @@ class LevelRace:
         scores = _compositions(level, n, t)
         return (radix_number(scores, t)[:, None] * n + np.arange(n)).ravel()
 
+    def level_of(self, positions: np.ndarray) -> np.ndarray:
+        """The level of each position: before the final round its score sum, in it the level
+        of its mover's block."""
+        n, t = self.players, self.target
+        positions = np.asarray(positions, dtype=np.int64)
+        before = positions < self.before_final
+        sums = radix_digits(np.where(before, positions, 0) // n, t, n).sum(axis=1)
+        final = n * (t - 1) + np.searchsorted(self.offsets, positions, side="right")
+        return np.where(before, sums, final)
+
     def reads(self, level: int) -> list[int]:
         """The levels a level's turns and similar guesses read, its own included: before the
         final round, the score sums a turn's largest gain reaches (the similar guesses' +1
@@ -249,6 +259,32 @@ class PositionIndex(Mapping):
         """The numbers, in the order of the positions `iter` gives (without a lookup each)."""
         return iter(np.flatnonzero(self.reachable).tolist())
 
+    def in_table_order(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(numbers, scores by seat, movers) of the reachable positions in the order the race
+        tables list them (score sum, then the scores seat by seat, then the mover), a score
+        sum at a time: the level of that sum before the final round, and the final round's
+        positions whose canonical scores sum to it (trailing seats count 0 there, so their
+        sums fall among those before the final round), merged in by scores and mover."""
+        game = self.game
+        n, last = game.players, game.players * (game.target - 1)
+        final = np.arange(game.before_final, game.size, dtype=np.int64)
+        final = final[self.reachable[final]]
+        sums = np.concatenate([np.empty(0, dtype=np.int64), *(  # decoded a chunk at a time
+            game.decode(final[lo:lo + levels.CHUNK])[0].sum(axis=1)
+            for lo in range(0, len(final), levels.CHUNK))])
+        order = np.argsort(sums, kind="stable")
+        final, sums = final[order], sums[order]
+        top = max(last, int(sums.max()) if len(sums) else 0)
+        bounds = np.searchsorted(sums, np.arange(top + 2))
+        base = game.target + game.results  # above every score a position holds
+        for total in range(top + 1):
+            before = game.positions(total) if total <= last else final[:0]
+            numbers = np.concatenate([before[self.reachable[before]],
+                                      final[bounds[total]:bounds[total + 1]]])
+            scores, movers = game.decode(numbers)
+            order = np.argsort(radix_number(scores, base) * n + movers, kind="stable")
+            yield numbers[order], scores[order], movers[order]
+
 
 def estimate(game: LevelRace) -> tuple[float, float]:
     """(seconds, bytes) a level solve of this race would take, from its size."""
@@ -278,19 +314,22 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
                  force: bool = False, runner: levels.Runner | None = None) -> RaceValues:
     """Solve the race on the level engine (float64), resuming from and writing to a checkpoint
     folder when given one, its chunks solved by `runner` (default: here). A solve estimated
-    past the time budget is refused unless `force` (past the memory, always)."""
+    past the time budget is refused unless `force` (past the memory, always); a checkpoint
+    that holds every level is read back, which the budget does not limit."""
     from solver.checkpoint import Checkpoint
 
     game = LevelRace(race)  # its turn passes merge the graph once, for the estimate and the solve
-    check(game, force)
     store = None if checkpoint is None else Checkpoint(checkpoint, game.parameters())
+    if store is None or len(store.finished()) < game.levels:
+        check(game, force)
     solution = levels.solve(game, store=store, progress=progress, runner=runner)
     total = solution.total
     mixes = []
     for numbers, mix in solution.mixed:
         scores, movers = game.decode(numbers)
         mixes.append((list(zip(map(tuple, scores.tolist()), movers.tolist())), mix))
-    return RaceValues(race, PositionIndex(game, solution.reachable), solution.values.T,
+    table = solution.values.T if isinstance(solution.values, np.ndarray) else solution.values
+    return RaceValues(race, PositionIndex(game, solution.reachable), table,
                       residual=total.residual, iterations=total.iterations,
                       components=total.components, seconds=solution.seconds, engine="levels",
                       mixed=mixed_rows(mixes))

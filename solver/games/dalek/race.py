@@ -9,10 +9,11 @@ metrics, three per seat, which `RaceMetrics` names.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,10 @@ from solver.games.dalek.rules import (
     winners,
 )
 from solver.games.dalek.turn import CompiledTurn
+
+if TYPE_CHECKING:  # values not held whole; the engine is not loaded for a type
+    from solver.engine.levels.stored import StoredValues
+    from solver.games.dalek.shipped import ShippedTable
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
 # How a mover chooses among options exactly equal for itself (docs/rules.md, reading 15): the
@@ -309,11 +314,14 @@ def _listed(numbers: np.ndarray) -> str:
 
 @dataclass
 class RaceValues:
-    """Every position's metrics under optimal play, from a solve or from the cache."""
+    """Every position's metrics under optimal play, from a solve or from the cache. Read
+    through `rows`: the table is in memory, or (a level solve with a checkpoint) the
+    checkpoint's levels, read a few at a time, or (shipped.py) the shipped file's blocks."""
 
     race: DalekRace
     index: dict[Position, int]
-    table: np.ndarray  # (positions, metrics)
+    table: np.ndarray | StoredValues | ShippedTable  # (positions, metrics); or read by `take`
+    # (metrics, numbers): a checkpoint's levels, a shipped file's blocks
     exact: list[list[Fraction]] | None = None
     residual: float = 0.0
     iterations: int = 0
@@ -333,6 +341,29 @@ class RaceValues:
                              dtype=np.int64).reshape(-1, self.race.players + 1)
         rows = np.fromiter(self.index.values(), dtype=np.int64, count=len(positions))
         return positions, rows
+
+    def rows(self, rows: np.ndarray) -> np.ndarray:
+        """(rows, metrics): these rows of the table (numbers the index gives), wherever it
+        is held: every reader of the values reads them here."""
+        if isinstance(self.table, np.ndarray):
+            return self.table[rows]
+        return self.table.take(rows).T
+
+    def in_table_order(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every position in the tables' order (score sum, then the scores seat by seat, then
+        the mover) as blocks (scores by seat, movers, rows of metrics): one block sorted here,
+        or, where the index gives that order itself (`in_table_order`: the level engine's,
+        one score sum at a time), a block per score sum."""
+        ordered = getattr(self.index, "in_table_order", None)
+        if ordered is None:
+            positions = sorted(self.index, key=lambda p: (sum(p[0]), p[0], p[1]))
+            numbers = np.array([self.index[p] for p in positions], dtype=np.int64)
+            yield (np.array([p[0] for p in positions], dtype=np.int64).reshape(
+                -1, self.race.players), np.array([p[1] for p in positions], dtype=np.int64),
+                   self.rows(numbers))
+            return
+        for numbers, scores, movers in ordered():
+            yield scores, movers, self.rows(numbers)
 
     def mixes(self) -> list[dict]:
         """The positions where the mover mixes turn policies (pure best responses cycled
@@ -355,7 +386,7 @@ class RaceValues:
         return row
 
     def values(self, position: Position) -> np.ndarray:
-        return self.table[self.row(position)]
+        return self.rows(np.array([self.row(position)]))[0]
 
     def chances(self, position: Position) -> list[dict]:
         """Each seat's P(win alone), P(tie for first) and value (share of the win) from a
@@ -378,9 +409,12 @@ class RaceValues:
     def utilities(self, position: Position) -> np.ndarray:
         """The mover's objective value of each turn score from this position."""
         metric = self.race.objective(position)
-        return np.array([float(s.values[metric]) if isinstance(s, Terminal)
-                         else self.table[self.row(s), metric]
-                         for s in self.race.successors(position)])
+        successors = self.race.successors(position)
+        inner = self.rows(np.array([self.row(s) for s in successors
+                                    if not isinstance(s, Terminal)], dtype=np.int64))
+        found = iter(inner[:, metric].tolist())
+        return np.array([float(s.values[metric]) if isinstance(s, Terminal) else next(found)
+                         for s in successors])
 
     def exact_utilities(self, position: Position) -> list[Fraction]:
         if self.exact is None:

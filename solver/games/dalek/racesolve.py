@@ -29,8 +29,10 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     """Solve the race (float64, or exact rationals on the cyclic engine) as `solving` says (the
     engine, the level engine's checkpoint and runner), reusing the shipped values of this very
     race (unless not `shipped`: they are what a remake replaces) or a cached float solve
-    (`use_cache` False: neither, a solve again). A solve estimated past the budget is refused
-    unless `force` (past the memory limit, always).
+    (`use_cache` False: neither, a solve again). A level solve with a checkpoint is not put
+    in the cache: the checkpoint is its stored solve, read back level by level by the same
+    command (every level finished, nothing solved). A solve estimated past the budget is
+    refused unless `force` (past the memory limit, always).
     `progress` is called as the engine reports (cyclic: (done, total); levels: a
     levels.Status)."""
     from solver import cache
@@ -61,9 +63,9 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
         values = solve_levels(race, solving.checkpoint, progress, force, solving.runner)
     else:
         values = _solve_cyclic(race, exact, progress, force)
-    if use_cache and not exact:
+    if use_cache and not exact and solving.checkpoint is None:  # a checkpoint keeps its own
         positions, rows = values.stored()
-        cache.store(key, {"positions": positions, "table": values.table[rows],
+        cache.store(key, {"positions": positions, "table": values.rows(rows),
                           "residual": np.array(values.residual),
                           "iterations": np.array(values.iterations),
                           "components": np.array(values.components),

@@ -256,12 +256,14 @@ def head_starts(values: RaceValues, listed: int = HEAD_START_ROWS) -> dict:
     race = values.race
     seats = range(race.players)
     scores = np.flatnonzero(race.held[:race.target]).tolist()
-    rows = []
+    found = []
     for starts in itertools.product(scores, repeat=race.players - 1):
         number = values.index.get(((*starts, 0), 0))  # one look-up: the level engine's
-        if number is None:  # index computes it; no game gives these scores with seat 1 to move
-            continue
-        row = values.table[number]
+        if number is not None:  # index computes it; no game gives some scores to seat 1
+            found.append((starts, number))
+    table = values.rows(np.array([number for _, number in found], dtype=np.int64))
+    rows = []
+    for (starts, _), row in zip(found, table):
         shares = [float(row[race.metric.value(seat)]) for seat in seats]
         mean = sum(shares) / len(shares)
         rows.append({"head_starts": [*starts, 0], "values": shares,
@@ -338,36 +340,41 @@ def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast
     race = values.race
     metric = race.metric
     seats = range(race.players)
-    positions = sorted(values.index, key=lambda p: (sum(p[0]), p[0], p[1]))
-    measures = contrast(values, positions) if with_contrast else None
-    compared = [(repr(points_play), repr(best - points_play), repr(expected), repr(p_zero))
-                for best, points_play, expected, p_zero in measures.tolist()
-                ] if measures is not None else [()] * len(positions)
-    finals = race.final_round(np.array([p[0] for p in positions]).reshape(-1, race.players),
-                              np.array([p[1] for p in positions], dtype=np.int64)).tolist()
+    regrets: list[np.ndarray] = []  # per block, with the contrast
 
-    def rows():  # one at a time, as the files take them: millions of rows never sit in memory
-        for (seat_scores, mover), final, more in zip(positions, finals, compared):
-            row = values.values((seat_scores, mover)).tolist()
-            yield (*seat_scores, mover + 1, int(final),
-                   repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
-                   *(repr(row[metric.value(s)]) for s in seats),
-                   *(repr(row[metric.win(s)]) for s in seats), *more)
+    def rows():  # a block at a time, as the files take them: the positions of a score sum
+        # (level engine) or all (others); with a checkpoint no whole table sits in memory
+        for scores, movers, table in values.in_table_order():
+            positions = list(zip(map(tuple, scores.tolist()), movers.tolist()))
+            compared: list[tuple] = [()] * len(positions)
+            if with_contrast:
+                measures = contrast(values, positions)
+                regrets.append(measures[:, 0] - measures[:, 1])
+                compared = [(repr(points_play), repr(best - points_play), repr(expected),
+                             repr(p_zero))
+                            for best, points_play, expected, p_zero in measures.tolist()]
+            finals = race.final_round(scores, movers).tolist()
+            for (seat_scores, mover), final, more, row in zip(positions, finals, compared,
+                                                              table.tolist()):
+                yield (*seat_scores, mover + 1, int(final),
+                       repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
+                       *(repr(row[metric.value(s)]) for s in seats),
+                       *(repr(row[metric.win(s)]) for s in seats), *more)
 
     header = [f"score_{s + 1}" for s in seats] + ["mover", "final_round", "value", "p_win"] + [
         f"value_{s + 1}" for s in seats] + [f"p_win_{s + 1}" for s in seats]
     if with_contrast:
         header += ["value_points_turn", "regret", "expected_points", "p_zero"]
     files = write_table(out, "race_positions", header, rows(), form=form)
-    summary = {"positions": len(positions), "residual": values.residual,
+    summary = {"positions": len(values.index), "residual": values.residual,
                "value_first_seat": float(values.values(race.start())[metric.value(0)])}
     if left_out is not None:
         summary["contrast"] = left_out
-    if measures is not None:
-        regrets = measures[:, 0] - measures[:, 1]
-        summary.update(positions_where_points_play_loses=int(np.sum(regrets > 1e-9)),
-                       largest_regret=float(regrets.max()) if len(positions) else 0.0,
-                       mean_regret=float(regrets.mean()) if len(positions) else 0.0)
+    if with_contrast:
+        regret = np.concatenate(regrets) if regrets else np.empty(0)
+        summary.update(positions_where_points_play_loses=int(np.sum(regret > 1e-9)),
+                       largest_regret=float(regret.max()) if len(regret) else 0.0,
+                       mean_regret=float(regret.mean()) if len(regret) else 0.0)
     from solver.games.dalek.racesolve import cache_key
 
     parameters = {"game": "dalek_race", **{k: v for k, v in cache_key(race, values.engine)

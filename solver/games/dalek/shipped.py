@@ -101,7 +101,7 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     base = len(race.held)
     keys = numbers(positions[:, :-1], positions[:, -1], base)
     order = np.argsort(keys, kind="stable")
-    table = np.ascontiguousarray(values.table[rows[order]], dtype="<f8")  # (positions, metrics)
+    table = np.ascontiguousarray(values.rows(rows[order]), dtype="<f8")  # (positions, metrics)
     mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
     streams = [zlib.compress(data, LEVEL) for data in (
         np.diff(keys[order], prepend=0).astype("<i8").tobytes(), mixed.tobytes(),
@@ -125,42 +125,35 @@ def _planes(rows: np.ndarray) -> np.ndarray:
 
 
 class ShippedTable:
-    """The rows of a shipped file's values (positions in `ShippedIndex` order, a column per
-    metric), read like RaceValues.table (a row, a row and a metric, or an array of rows), each
-    block unpacked from the file the first time one of its rows is read and kept."""
+    """The values of a shipped file (a column per position, in `ShippedIndex` order), read as
+    RaceValues reads a table it does not hold whole (`take`, as levels.StoredValues): each block
+    unpacked from the file the first time one of its positions is read, and kept."""
 
-    def __init__(self, body: memoryview, streams: list[tuple[int, int]], rows: int,
+    def __init__(self, body: memoryview, streams: list[tuple[int, int]], positions: int,
                  metrics: int, block: int) -> None:
         self.body, self.streams, self.block = body, streams, block
-        self.shape = (rows, metrics)
-        self.blocks: dict[int, np.ndarray] = {}
-
-    def __len__(self) -> int:
-        return self.shape[0]
+        self.positions, self.metrics = positions, metrics
+        self.blocks: dict[int, np.ndarray] = {}  # unpacked: block number -> (metrics, rows)
 
     def _unpacked(self, number: int) -> np.ndarray:
         if number not in self.blocks:
-            rows = min(self.block, self.shape[0] - number * self.block)
-            planes = np.empty((self.shape[1] * rows, 8), dtype=np.uint8)
+            rows = min(self.block, self.positions - number * self.block)
+            planes = np.empty((self.metrics * rows, 8), dtype=np.uint8)
             for byte, (start, end) in enumerate(self.streams[8 * number:8 * number + 8]):
                 planes[:, byte] = np.frombuffer(zlib.decompress(self.body[start:end]), np.uint8)
-            self.blocks[number] = planes.view("<f8").reshape(self.shape[1], rows).T.astype(
+            self.blocks[number] = planes.view("<f8").reshape(self.metrics, rows).astype(
                 np.float64)
         return self.blocks[number]
 
-    def __getitem__(self, key):
-        if isinstance(key, tuple):
-            row, metric = key
-            return self[row][metric]
-        if isinstance(key, (int, np.integer)):
-            number, at = divmod(int(key), self.block)
-            return self._unpacked(number)[at]
-        rows = np.asarray(key, dtype=np.int64)
-        found = np.empty((len(rows), self.shape[1]))
+    def take(self, rows: np.ndarray) -> np.ndarray:
+        """(metrics, rows): the values of these positions (rows of the index), each block they
+        reach unpacked once."""
+        rows = np.asarray(rows, dtype=np.int64)
+        found = np.empty((self.metrics, len(rows)))
         numbers = rows // self.block
         for number in np.unique(numbers).tolist():
             chosen = numbers == number
-            found[chosen] = self._unpacked(number)[rows[chosen] - number * self.block]
+            found[:, chosen] = self._unpacked(number)[:, rows[chosen] - number * self.block]
         return found
 
 

@@ -225,6 +225,10 @@ class LevelStrike:
             return np.arange(len(self.setup), dtype=np.int64)
         return np.arange(self.level_start[level - 1], self.level_start[level], dtype=np.int64)
 
+    def level_of(self, positions: np.ndarray) -> np.ndarray:
+        """The setup (0) for its numbers, else the level whose range holds the number."""
+        return np.searchsorted(self.level_start, positions, side="right")
+
     def objective(self, positions: np.ndarray) -> np.ndarray:
         return self.game.layout.objective(self._movers(positions))
 
@@ -354,10 +358,12 @@ class LevelSolution:
     """A level solve of Strike (float64), a `solver.engine.solution.SolvedGame` as the cyclic
     engine's Solution is. The table has a column per number (NaN where unreachable), or when
     `compact` (as the cache keeps it) one per reachable position, in the order of their
-    numbers."""
+    numbers; or, solved with a checkpoint, it is the checkpoint's levels read on demand.
+    Readers go through `block`."""
 
     game: LevelStrike
-    table: np.ndarray  # (metrics, size), or (metrics, reachable positions) when compact
+    table: np.ndarray | levels.StoredValues  # (metrics, size), or (metrics, reachable
+    # positions) when compact
     index: PositionIndex
     residual: float
     iterations: int
@@ -396,8 +402,14 @@ class LevelSolution:
             self._rank = np.cumsum(self.index.reachable) - 1
         return self._rank[numbers]
 
+    def block(self, numbers: np.ndarray) -> np.ndarray:
+        """(metrics, numbers): the values of these positions, wherever the table is held."""
+        if isinstance(self.table, np.ndarray):
+            return self.table[:, self.columns(numbers)]
+        return self.table.take(numbers)
+
     def values(self, position: Position) -> np.ndarray:
-        return self.table[:, self.column(self.index[position])]
+        return self.block(np.array([self.index[position]]))[:, 0]
 
     def exact_values(self, position: Position) -> list[Fraction]:
         raise ValueError("the level engine solves in float64 only")
@@ -408,9 +420,11 @@ class LevelSolution:
     def utilities(self, position: Position) -> np.ndarray:
         """The mover's value of each result of the position's local model."""
         metric = int(self.game.game.layout.objective(position.mover))
-        return np.array([self.game.terminals()[-1 - t, metric] if t < 0 else
-                         self.table[metric, self.column(t)] for t in
-                         (self.game.target(s) for s in self.game.game.successors(position))])
+        targets = [self.game.target(s) for s in self.game.game.successors(position)]
+        inner = iter(self.block(np.array([t for t in targets if t >= 0], dtype=np.int64))[
+            metric].tolist())
+        return np.array([self.game.terminals()[-1 - t, metric] if t < 0 else next(inner)
+                         for t in targets])
 
     def reaches(self, position: Position) -> None:
         """Refuse (one line) a position no game reaches from the start: the solve has no value
@@ -457,7 +471,8 @@ def solved(game: Strike, *, solving: Solving | None = None, progress=None,
     """The whole game's level solve: read from the cache, else solved (after its cost is
     checked, see `check`) and cached: the values of the reachable positions, and which numbers
     those are (the numbering is arithmetic, so it needs nothing more). `solving` gives the
-    checkpoint folder and the runner of the chunks."""
+    checkpoint folder and the runner of the chunks; a solve with a checkpoint is not cached:
+    the checkpoint is its stored solve, read back level by level."""
     from solver import cache
 
     solving = solving or Solving("levels")
@@ -469,7 +484,7 @@ def solved(game: Strike, *, solving: Solving | None = None, progress=None,
             return found
     check(game, force)
     solution = solve_levels(game, solving.checkpoint, progress, solving.runner)
-    if use_cache:
+    if use_cache and solving.checkpoint is None:  # a checkpoint keeps its own solve
         reachable = solution.index.reachable
         cache.store(key, {"reachable": np.packbits(reachable),
                           "table": solution.table[:, reachable],

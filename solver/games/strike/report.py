@@ -281,18 +281,19 @@ def level_rows(game: Strike, solution, numbers: np.ndarray, block: int = 1 << 15
     """The rows of positions in play of a level solve, a block of numbers at a time: each
     option's value from the position's option edges (first best played, as the engine
     does)."""
-    numbered, table = solution.game, solution.table
+    numbered = solution.game
     terminals = numbered.terminals()
     for lo in range(0, len(numbers), block):
         part = numbers[lo:lo + block]
         at = numbered.decode(part)
-        values = table[:, solution.columns(part)]
+        values = solution.block(part)
         edges = numbered.options(part)
         row, target = edges.row, edges.target
         metric = game.layout.objective(at.mover)[row]
         utility = np.empty(len(target))
         inner = target >= 0
-        utility[inner] = table[metric[inner], solution.columns(target[inner])]
+        utility[inner] = solution.block(target[inner])[metric[inner],
+                                                       np.arange(int(inner.sum()))]
         utility[~inner] = terminals[-1 - target[~inner], metric[~inner]]
         choices = np.bincount(row * 2 + edges.option, edges.probability * utility,
                               minlength=2 * len(part)).reshape(-1, 2)

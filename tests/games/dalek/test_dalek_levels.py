@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from helpers import kill_part_way, run_cli
+from helpers import every_value, kill_part_way, run_cli
 
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore
@@ -147,8 +147,63 @@ def test_a_killed_solve_resumes_to_the_same_bits(tmp_path) -> None:
     resumed = solve_levels(race, folder, progress=lambda status: said.append(status))
     assert said[0].resumed_levels >= done and said[-1].levels_done == game.levels
     whole = solve_levels(race)
-    assert np.array_equal(resumed.table, whole.table, equal_nan=True)
+    assert np.array_equal(every_value(resumed.table).T, whole.table, equal_nan=True)
     assert (resumed.residual, resumed.components) == (whole.residual, whole.components)
+
+
+def test_a_checkpointed_solve_reads_its_values_level_by_level(tmp_path) -> None:
+    """With a checkpoint the answer holds no (metrics x size) array: its values are the
+    checkpoint's levels, read when asked for (one position: one level read), and every
+    position's bits are those of a solve in memory."""
+    race = race_of(3, 12, 6)
+    game = LevelRace(race)
+    memory = solve_levels(race)
+    stored = solve_levels(race, tmp_path)
+    assert isinstance(memory.table, np.ndarray) and not isinstance(stored.table, np.ndarray)
+    assert stored.table.loads == 0
+    assert stored.values(race.start()).tobytes() == memory.values(race.start()).tobytes()
+    assert stored.table.loads == 1
+    position = sorted(memory.index)[len(memory.index) // 2]  # mid-game
+    assert stored.utilities(position).tobytes() == memory.utilities(position).tobytes()
+    numbers = np.arange(game.size)
+    assert stored.rows(numbers).tobytes() == memory.rows(numbers).tobytes()
+    assert stored.table.loads < 3 * game.levels  # levels read, a few kept at a time
+    assert (stored.residual, stored.components) == (memory.residual, memory.components)
+
+
+def test_the_checkpoint_is_the_stored_solve(tmp_path, monkeypatch) -> None:
+    """A solve with a checkpoint puts nothing in the disk cache (no copy of its values): the
+    same request with the same checkpoint reads every level back, solving none."""
+    from solver import cache
+    from solver.engine.solving import Solving
+    from solver.games.dalek.racesolve import cache_key
+
+    monkeypatch.setenv("DICE_SOLVER_CACHE", str(tmp_path / "cache"))
+    race = race_of(3, 8, 4)
+    how = Solving("levels", tmp_path / "run")
+    first = solve_race(race, solving=how)
+    assert cache.load(cache_key(race, "levels")) is None
+    said = []
+    second = solve_race(race_of(3, 8, 4), solving=how, progress=said.append)
+    levels_in_all = LevelRace(race).levels
+    assert said[0].resumed_levels == levels_in_all == said[-1].levels_done
+    assert second.values(race.start()).tobytes() == first.values(race.start()).tobytes()
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", "1e-9")  # reading it back is no solve to refuse
+    with pytest.raises(InputError, match="--force"):
+        solve_race(race_of(3, 8, 4), solving=Solving("levels", tmp_path / "other"))
+    third = solve_race(race_of(3, 8, 4), solving=how)
+    assert third.values(race.start()).tobytes() == first.values(race.start()).tobytes()
+
+
+@pytest.mark.parametrize("players, target, dice", [(3, 8, 4), (4, 6, 3)])
+def test_the_level_index_gives_the_tables_order(players, target, dice) -> None:
+    """Score sum by score sum, the final round's positions merged in, the level engine's
+    index lists the positions as the tables sort them (score sum, scores, mover)."""
+    race = race_of(players, target, dice)
+    values = solve_levels(race)
+    listed = [position for scores, movers, _ in values.in_table_order()
+              for position in zip(map(tuple, scores.tolist()), movers.tolist())]
+    assert listed == sorted(values.index, key=lambda p: (sum(p[0]), p[0], p[1]))
 
 
 def test_a_checkpoint_of_another_race_is_refused(tmp_path) -> None:
@@ -228,6 +283,22 @@ def test_the_command_resumes_from_its_checkpoint(tmp_path) -> None:
     assert second["seats"] == first["seats"]
 
 
+def test_the_commands_answer_from_a_checkpoint_as_without(tmp_path) -> None:
+    """`dalek game` and `dalek table` with --checkpoint give the numbers and the table bytes
+    they give without (the table written a score sum at a time from the checkpoint)."""
+    folder = str(tmp_path / "levels")
+    plain, _ = _game(*RACE3, cache=str(tmp_path / "a"))
+    stored, _ = _game(*RACE3, "--checkpoint", folder, cache=str(tmp_path / "b"))
+    assert stored["seats"] == plain["seats"] and stored["positions"] == plain["positions"]
+    table = ("dalek", "table", "--players", "3", "--target", "8", "--dice", "4", "--contrast",
+             "--quiet", "--json")
+    for name, extra in (("plain", ()), ("stored", ("--checkpoint", folder))):
+        _game(*table, "--out", str(tmp_path / name), *extra, cache=str(tmp_path / name[0]))
+    for file in ("race_positions.csv", "race_positions.json"):
+        assert (tmp_path / "stored" / file).read_bytes() == \
+            (tmp_path / "plain" / file).read_bytes()
+
+
 def test_the_command_resumes_from_a_checkpoint_url(tmp_path) -> None:
     """--checkpoint takes a URL on shared storage (fsspec): file:// writes the folder's files."""
     pytest.importorskip("fsspec")
@@ -276,5 +347,5 @@ def test_a_solve_with_a_store_holds_only_the_levels_still_read(tmp_path) -> None
 
     stored = levels.solve(game, store=Checkpoint(tmp_path, {"race": 1}), runner=runner)
     whole = levels.solve(LevelRace(race_of(3, 8, 4)))
-    assert stored.values.tobytes() == whole.values.tobytes()
+    assert every_value(stored.values).tobytes() == whole.values.tobytes()
     assert max(alive) < game.levels - 1  # some levels were let go

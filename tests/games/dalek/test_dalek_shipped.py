@@ -65,8 +65,8 @@ def test_a_shipped_file_reads_back_to_the_bits_of_the_solve(tmp_path, monkeypatc
 
 
 def test_blocks_of_values_are_unpacked_as_rows_are_read(tmp_path, monkeypatch) -> None:
-    """Blocks of 7 positions: a row, a row's metric and arrays of rows across blocks read the
-    solve's bits, unpacking only the blocks they reach."""
+    """Blocks of 7 positions: a position, and rows across every block, read the solve's bits,
+    unpacking only the blocks they reach."""
     monkeypatch.setattr(shipped, "FOLDER", tmp_path)
     monkeypatch.setattr(shipped, "BLOCK", 7)
     race = race_of(2, 12)
@@ -79,8 +79,7 @@ def test_blocks_of_values_are_unpacked_as_rows_are_read(tmp_path, monkeypatch) -
     assert list(read.table.blocks) == [read.index[position] // 7]
     rows = list(read.index.values())[::-3]  # descending, across every block
     wanted = np.array([fresh.values(p) for p in read.index])[rows]
-    assert read.table[rows].tobytes() == wanted.tobytes()
-    assert read.table[rows[1], 2] == wanted[1, 2]
+    assert read.rows(np.array(rows)).tobytes() == wanted.tobytes()
     assert_same_bits(fresh, read)
 
 
@@ -156,7 +155,8 @@ def test_the_shipped_values_are_a_fresh_solves(players, target) -> None:
     assert read is not None and sorted(read.index) == sorted(fresh.index)
     positions = list(fresh.index)
     rows = [read.index[p] for p in positions]
-    assert np.abs(read.table[rows] - fresh.table[list(fresh.index.values())]).max() <= 1e-12
+    assert np.abs(read.rows(np.array(rows)) - fresh.rows(np.array(list(fresh.index.values())))
+                  ).max() <= 1e-12
     assert fresh.residual <= 1e-12 and read.residual <= 1e-12
 
 

@@ -11,7 +11,7 @@ from itertools import combinations, permutations
 
 import numpy as np
 import pytest
-from helpers import kill_part_way, run_cli
+from helpers import every_value, kill_part_way, run_cli
 
 from solver.engine.cyclic import Terminal, explore, solve
 from solver.engine.levels import chunks
@@ -148,7 +148,7 @@ def test_a_killed_solve_resumes_to_the_same_bits(tmp_path) -> None:
     resumed = solve_levels(game, folder, progress=lambda status: said.append(status))
     assert said[0].resumed_levels >= done and said[-1].levels_done == said[-1].levels
     whole = solve_levels(game)
-    assert np.array_equal(resumed.table, whole.table, equal_nan=True)
+    assert np.array_equal(every_value(resumed.table), whole.table, equal_nan=True)
     assert (resumed.residual, resumed.components) == (whole.residual, whole.components)
 
 
@@ -189,6 +189,20 @@ def test_game_on_the_level_engine_agrees_with_the_cyclic_one(tmp_path) -> None:
     assert again.returncode == 0, again.stderr
     assert "resuming after 9 of 9 levels read from the checkpoint" in again.stderr
     assert "levels engine" in again.stdout
+
+
+def test_the_table_from_a_checkpoint_is_the_table_from_memory(tmp_path) -> None:
+    """`strike table --checkpoint`: its values read from the checkpoint's levels, not the
+    cache, give the bytes of the table of a solve in memory."""
+    for name, extra in (("plain", ()), ("stored", ("--checkpoint", str(tmp_path / "run")))):
+        result = run_cli("strike", "table", "--players", "3", "--dice", "3", "--scoring",
+                         "points", "--engine", "levels", "--no-cache", "--quiet", "--out",
+                         str(tmp_path / name), *extra)
+        assert result.returncode == 0, result.stderr
+    written = sorted(p.name for p in (tmp_path / "plain").iterdir() if p.name != "manifest.json")
+    assert written
+    for name in written:
+        assert (tmp_path / "stored" / name).read_bytes() == (tmp_path / "plain" / name).read_bytes()
 
 
 @pytest.mark.parametrize("args, words", [
