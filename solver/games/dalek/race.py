@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -28,10 +28,6 @@ from solver.games.dalek.rules import (
     winners,
 )
 from solver.games.dalek.turn import CompiledTurn
-
-if TYPE_CHECKING:  # values not held whole; the engine is not loaded for a type
-    from solver.engine.levels.stored import StoredValues
-    from solver.games.dalek.shipped import ShippedTable
 
 Position = tuple[tuple[int, ...], int]  # (scores by seat, seat to move)
 # How a mover chooses among options exactly equal for itself (docs/rules.md, reading 15): the
@@ -312,6 +308,14 @@ def _listed(numbers: np.ndarray) -> str:
     return shown + (", ..." if len(numbers) > 12 else "")
 
 
+class Taken(Protocol):
+    """Values not held whole, read by position numbers: a checkpoint's levels
+    (levels.StoredValues), a shipped file's blocks (shipped.ShippedTable)."""
+
+    def take(self, rows: np.ndarray) -> np.ndarray:
+        """(metrics, rows): the values of these positions."""
+
+
 @dataclass
 class RaceValues:
     """Every position's metrics under optimal play, from a solve or from the cache. Read
@@ -320,8 +324,7 @@ class RaceValues:
 
     race: DalekRace
     index: dict[Position, int]
-    table: np.ndarray | StoredValues | ShippedTable  # (positions, metrics); or read by `take`
-    # (metrics, numbers): a checkpoint's levels, a shipped file's blocks
+    table: np.ndarray | Taken  # (positions, metrics), or values not held whole
     exact: list[list[Fraction]] | None = None
     residual: float = 0.0
     iterations: int = 0
