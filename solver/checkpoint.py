@@ -71,8 +71,12 @@ class _Folder:
     def __str__(self) -> str:
         return str(self.folder)
 
-    def make(self) -> None:
+    def check(self) -> None:
+        """Refuse (ValueError) a folder that could not be made or written."""
         writable(str(self.folder), directory=True)
+
+    def make(self) -> None:
+        self.check()
         self.folder.mkdir(exist_ok=True)
 
     def read(self, name: str) -> bytes:
@@ -92,6 +96,9 @@ class _Remote:
 
     def __str__(self) -> str:
         return self.url
+
+    def check(self) -> None:
+        """Nothing to check before the manifest is read (which reaches the storage)."""
 
     def make(self) -> None:
         self._call("makedirs", self.root, exist_ok=True)
@@ -123,23 +130,23 @@ def _files(where: Path | str) -> _Folder | _Remote:
 
 
 class Checkpoint:
-    """The finished levels of one solve in a folder (made if missing; its parent must exist) or
-    at a URL on shared storage (solver.checkpoint.location)."""
+    """The finished levels of one solve in a folder (made at the first file written, so that a
+    solve refused before it starts leaves none; its parent must exist) or at a URL on shared
+    storage (solver.checkpoint.location)."""
 
     def __init__(self, folder: Path | str, parameters: dict) -> None:
         self.files = _files(folder)
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back from JSON
         self.levels: dict[str, dict] = {}
         self.reached: dict | None = None  # the reachable flags' manifest entry
-        where = f"folder {self.files}" if isinstance(self.files, _Folder) else str(self.files)
+        self.made = False  # the folder, once the first file is written
         try:
-            self.files.make()
+            self.files.check()
             data = self.files.read(MANIFEST)
         except FileNotFoundError:
             return
         except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            raise InputError(f"cannot use checkpoint {where}: {reason}") from None
+            raise self._unusable(error) from None
         try:
             manifest = json.loads(data.decode("utf-8"))
             stored, levels, form = manifest["parameters"], manifest["levels"], manifest["format"]
@@ -204,13 +211,29 @@ class Checkpoint:
         buffer = io.BytesIO()
         np.savez(buffer, **arrays)
         data = buffer.getvalue()
-        self.files.write(name, data)
+        self._put(name, data)
         return hashlib.sha256(data).hexdigest()
 
     def _write_manifest(self) -> None:
         manifest = {"format": FORMAT, "parameters": self.parameters, "levels": self.levels,
                     **({} if self.reached is None else {"reachable": self.reached})}
-        self.files.write(MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+        self._put(MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+
+    def _put(self, name: str, data: bytes) -> None:
+        """Write one file, making the folder first if this is the first."""
+        if not self.made:
+            try:
+                self.files.make()
+            except (OSError, ValueError) as error:
+                raise self._unusable(error) from None
+            self.made = True
+        self.files.write(name, data)
+
+    def _unusable(self, error: Exception) -> InputError:
+        """The one line that says why the checkpoint cannot be used."""
+        where = f"folder {self.files}" if isinstance(self.files, _Folder) else str(self.files)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        return InputError(f"cannot use checkpoint {where}: {reason}")
 
 
 def _difference(stored: object, wanted: dict) -> str:

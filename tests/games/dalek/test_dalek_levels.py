@@ -191,6 +191,7 @@ def test_the_checkpoint_is_the_stored_solve(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("DICE_SOLVER_BUDGET", "1e-9")  # reading it back is no solve to refuse
     with pytest.raises(InputError, match="--force"):
         solve_race(race_of(3, 8, 4), solving=Solving("levels", tmp_path / "other"))
+    assert not (tmp_path / "other").exists()  # a refused solve leaves no checkpoint behind
     third = solve_race(race_of(3, 8, 4), solving=how)
     assert third.values(race.start()).tobytes() == first.values(race.start()).tobytes()
 
