@@ -8,8 +8,10 @@ recorded) is timed on:
 - the graph as the engine runs it;
 - the same graph renumbered in depth-first postorder from the root (children just before their
   first parent: in a model of a 512 KB cache, 11% of the child rows read miss instead of 42%),
-  and by height (no node waits on another of its height); the same sums in the same order, so
-  the same values to the bit;
+  by height (no node waits on another of its height), by height then kind and degree (each
+  node's loop as long as the last one's), and a state at a time (each chance node right after
+  the keep chains of its rolls: a working set that fits the cache); the same sums in the same
+  order, so the same values to the bit;
 - the graph cut down to see where the time goes: chance nodes kept whole and each choice node
   reduced to its first option ("chance work"), the reverse ("choice work"), and every node
   reduced to its first edge ("the node loop": a row read and a row written per node).
@@ -93,15 +95,46 @@ def postorder(graph: Graph, first: int, root: int) -> Graph:
     return renumbered(graph, first, np.array(order))
 
 
-def by_height(graph: Graph, first: int, root: int) -> Graph:
-    """The graph renumbered by height (longest path down to a result), the engine's order
-    within a height: no node waits on another of its height."""
+def heights(graph: Graph, first: int, root: int) -> np.ndarray:
+    """Each node's height: the longest path down to a result."""
     indptr, child = graph[0], graph[1]
     height = np.zeros(root + 1, dtype=np.int64)
     for node in range(first, root + 1):
         height[node] = height[child[indptr[node]:indptr[node + 1]]].max() + 1
-    inner = np.arange(first, root + 1)
-    return renumbered(graph, first, inner[np.argsort(height[inner], kind="stable")])
+    return height
+
+
+def by_height(graph: Graph, first: int, root: int, degree: bool = False) -> Graph:
+    """The graph renumbered by height, the engine's order within a height (no node waits on
+    another of its height); with `degree`, by kind and number of edges within a height (each
+    node's loop runs as many times as the one before it: a predictable branch)."""
+    height, inner = heights(graph, first, root), np.arange(first, root + 1)
+    keys = (inner, np.diff(graph[0])[inner], graph[3][inner]) if degree else (inner,)
+    return renumbered(graph, first, inner[np.lexsort((*keys, height[inner]))])
+
+
+def by_state(graph: Graph, first: int, root: int) -> Graph:
+    """The graph renumbered a chance node at a time, children first: before each chance node
+    (a state before a roll) the nodes of its rolls' keep chains not placed yet, by height, so
+    that a state's work reads rows written just before it (a working set that fits the cache)."""
+    indptr, child, _, is_chance = graph
+    height = heights(graph, first, root)
+    placed = np.zeros(root + 1, dtype=bool)
+    placed[:first] = True
+    order: list[int] = []
+    for state in np.flatnonzero(is_chance[first:root + 1]) + first:
+        group, stack = [], [int(state)]
+        while stack:
+            node = stack.pop()
+            for edge in range(indptr[node], indptr[node + 1]):
+                below = int(child[edge])
+                if not placed[below] and not is_chance[below]:
+                    placed[below] = True
+                    group.append(below)
+                    stack.append(below)
+        order += [*sorted(group, key=lambda node: (height[node], node)), int(state)]
+        placed[state] = True
+    return renumbered(graph, first, np.array(order))
 
 
 def renumbered(graph: Graph, first: int, order: np.ndarray) -> Graph:
@@ -182,6 +215,9 @@ def main() -> None:
     runs = [("as the engine runs it", kernel(graph, first, root)),
             ("depth-first postorder", kernel(postorder(graph, first, root), first, root)),
             ("by height", kernel(by_height(graph, first, root), first, root)),
+            ("by height, kind and degree", kernel(by_height(graph, first, root, True), first,
+                                                  root)),
+            ("a state at a time", kernel(by_state(graph, first, root), first, root)),
             ("chance work (choices cut)", kernel(cut(graph, True, False), first, root)),
             ("choice work (chances cut)", kernel(cut(graph, False, True), first, root)),
             ("the node loop (all cut)", kernel(cut(graph, False, False), first, root))]
