@@ -119,36 +119,58 @@ def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: 
     choice node passes a column's mass to its chosen child only (the loop kernel added zero to
     the others), the whole row at once where the eight columns chose alike (half the choice
     nodes of the ten-dice turn). `mass` is all zeros but for the root on entry and is left so,
-    but for the results' rows."""
+    but for the results' rows. Rows are addressed in a flat view by unsigned offsets: numba
+    tests a signed index for wrapping round from the end and multiplies by a row length it
+    does not know, which cost a quarter of this pass (docs/method.md, "Turn passes")."""
+    flat = mass.reshape(-1)
     for node in range(root, first - 1, -1):
-        here = mass[node]
-        m0, m1, m2, m3 = here[0], here[1], here[2], here[3]
-        m4, m5, m6, m7 = here[4], here[5], here[6], here[7]
+        here = _row(node)
+        m0, m1, m2, m3 = flat[here], flat[here + _1], flat[here + _2], flat[here + _3]
+        m4, m5, m6, m7 = flat[here + _4], flat[here + _5], flat[here + _6], flat[here + _7]
         if m0 + m1 + m2 + m3 + m4 + m5 + m6 + m7 == 0.0:
             continue
-        lo, hi = indptr[node], indptr[node + 1]
-        chance, k = is_chance[node], chosen[node]
-        if not chance:
-            alike = ((k[1] == k[0]) & (k[2] == k[0]) & (k[3] == k[0]) & (k[4] == k[0])
-                     & (k[5] == k[0]) & (k[6] == k[0]) & (k[7] == k[0]))
-            if alike:
-                lo, hi = lo + k[0], lo + k[0] + 1
+        lo, hi = np.uint64(indptr[node]), np.uint64(indptr[node + 1])
+        if is_chance[node]:
+            for e in range(lo, hi):
+                _push(flat, _row(child[e]), prob[e], m0, m1, m2, m3, m4, m5, m6, m7)
+        else:
+            k = chosen[node]
+            k0, k1, k2, k3 = np.uint64(k[0]), np.uint64(k[1]), np.uint64(k[2]), np.uint64(k[3])
+            k4, k5, k6, k7 = np.uint64(k[4]), np.uint64(k[5]), np.uint64(k[6]), np.uint64(k[7])
+            if ((k1 == k0) & (k2 == k0) & (k3 == k0) & (k4 == k0) & (k5 == k0) & (k6 == k0)
+                    & (k7 == k0)):
+                _push(flat, _row(child[lo + k0]), 1.0, m0, m1, m2, m3, m4, m5, m6, m7)
             else:
-                mass[child[lo + k[0]], 0] += m0
-                mass[child[lo + k[1]], 1] += m1
-                mass[child[lo + k[2]], 2] += m2
-                mass[child[lo + k[3]], 3] += m3
-                mass[child[lo + k[4]], 4] += m4
-                mass[child[lo + k[5]], 5] += m5
-                mass[child[lo + k[6]], 6] += m6
-                mass[child[lo + k[7]], 7] += m7
-                lo = hi
-        for e in range(lo, hi):  # a chance node's edges, or the choice all columns made
-            x, p = mass[child[e]], prob[e] if chance else 1.0
-            x[0], x[1], x[2], x[3] = x[0] + p * m0, x[1] + p * m1, x[2] + p * m2, x[3] + p * m3
-            x[4], x[5], x[6], x[7] = x[4] + p * m4, x[5] + p * m5, x[6] + p * m6, x[7] + p * m7
-        here[0], here[1], here[2], here[3] = 0.0, 0.0, 0.0, 0.0
-        here[4], here[5], here[6], here[7] = 0.0, 0.0, 0.0, 0.0
+                flat[_row(child[lo + k0])] += m0
+                flat[_row(child[lo + k1]) + _1] += m1
+                flat[_row(child[lo + k2]) + _2] += m2
+                flat[_row(child[lo + k3]) + _3] += m3
+                flat[_row(child[lo + k4]) + _4] += m4
+                flat[_row(child[lo + k5]) + _5] += m5
+                flat[_row(child[lo + k6]) + _6] += m6
+                flat[_row(child[lo + k7]) + _7] += m7
+        flat[here], flat[here + _1], flat[here + _2], flat[here + _3] = 0.0, 0.0, 0.0, 0.0
+        flat[here + _4], flat[here + _5], flat[here + _6], flat[here + _7] = 0.0, 0.0, 0.0, 0.0
+
+
+_1, _2, _3, _4, _5, _6, _7 = (np.uint64(j) for j in range(1, WIDTH))  # column offsets
+
+
+@njit(inline="always")
+def _row(node: int) -> np.uint64:
+    """Where a node's row starts in the flat view of a workspace, unsigned."""
+    return np.uint64(node) * np.uint64(WIDTH)
+
+
+@njit(inline="always")
+def _push(flat: np.ndarray, at: np.uint64, p: float, m0: float, m1: float, m2: float,
+          m3: float, m4: float, m5: float, m6: float, m7: float) -> None:
+    """Add p times the eight columns' masses to the row at `at` (p = 1.0 adds them exactly)."""
+    flat[at], flat[at + _1], flat[at + _2], flat[at + _3] = (
+        flat[at] + p * m0, flat[at + _1] + p * m1, flat[at + _2] + p * m2, flat[at + _3] + p * m3)
+    flat[at + _4], flat[at + _5], flat[at + _6], flat[at + _7] = (
+        flat[at + _4] + p * m4, flat[at + _5] + p * m5, flat[at + _6] + p * m6,
+        flat[at + _7] + p * m7)
 
 
 @njit(cache=True, nogil=True)
