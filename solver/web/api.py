@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import click
 
+from solver.cli import cli
 from solver.errors import InputError
 from solver.games import registry
 from solver.limits import OverBudget, duration, held_to
@@ -69,8 +70,10 @@ class Api:
         with self.lock, redirect_stdout(output), held_to(self.budget):
             clock = time.perf_counter()
             try:
+                # The command line's context settings: click keeps a command's help option
+                # as first built, so a request run without them would change `-h` for good.
                 command.main(args=[*args, "--json"], prog_name=f"dice-solver {game} {name}",
-                             standalone_mode=False)
+                             standalone_mode=False, **cli.context_settings)
             except click.ClickException as error:
                 return Answer(400, _error(error.format_message()), time.perf_counter() - clock)
             except OverBudget as error:

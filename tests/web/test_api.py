@@ -181,3 +181,15 @@ def test_every_field_of_the_page_is_allowed_by_its_command() -> None:
             allowed = set(registry()[game].page[command])
             # roll/kept/need/showing/pool are read by one command of the panel each
             assert fields - allowed <= {"showing", "pool"}, (game, command, fields - allowed)
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_a_request_leaves_the_command_lines_help_as_it_was(client: TestClient, name: str) -> None:
+    """click builds a command's help option once, from the first context that asks: a request
+    run without the command line's settings used to drop `-h` from every later `--help`."""
+    command, *args = registry()[name].examples.solve
+    assert client.get(f"/api/{name}/{command}", params=query(tuple(args))).status_code == 200
+    for flag in ("-h", "--help"):
+        shown = CliRunner().invoke(cli, [name, command, flag])
+        assert shown.exit_code == 0, shown.output
+        assert "  -h, --help " in shown.output
