@@ -36,6 +36,8 @@ from solver.games.dalek.race import (
     race_key,
     radix_digits,
     radix_number,
+    seat_max,
+    seat_min,
     similar,
 )
 from solver.games.dalek.rules import reaches_target
@@ -131,15 +133,15 @@ class LevelRace:
         mover = np.asarray(mover)
         scores = canonical(np.atleast_2d(scores), mover, t)
         final = final_round(scores, mover, t)
-        before = ~final & ~reaches_target(scores.max(axis=1), t) & (scores.min(axis=1) >= 0)
+        before = ~final & ~reaches_target(seat_max(scores), t) & (seat_min(scores) >= 0)
         result = np.where(before, radix_number(np.clip(scores, 0, t - 1), t) * n + mover, -1)
         for m in range(1, n):
             rows = np.flatnonzero(final & (mover == m))
             head, tail = scores[rows, :m], scores[rows, m:]
-            best = head.max(axis=1)
+            best = seat_max(head)
             tied = ((head == best[:, None]) << np.arange(m)).sum(axis=1)
             ok = (reaches_target(best, t) & (best - t < self.results)
-                  & ~reaches_target(tail.max(axis=1), t) & (tail.min(axis=1) >= 0))
+                  & ~reaches_target(seat_max(tail), t) & (seat_min(tail) >= 0))
             local = ((best - t) * (2**m - 1) + tied - 1) * t ** (n - m) + radix_number(
                 np.clip(tail, 0, t - 1), t)
             result[rows] = np.where(ok, self.offsets[m - 1] + local, -1)
