@@ -18,7 +18,7 @@ from solver.engine.iteration import iterate
 from solver.engine.levels.protocols import LevelGame, OptionGame
 from solver.engine.levels.reach import CHUNK, within
 from solver.engine.levels.records import SOLVED, ChunkResult, ChunkTask, Edges, LevelStats
-from solver.engine.levels.view import ChunkView, Window
+from solver.engine.levels.view import ChunkView, Window, solved
 from solver.engine.turn import FLOAT_TIE
 
 DIRECT = 2000  # option games: systems up to this many members are solved direct, others swept
@@ -199,9 +199,7 @@ class _TurnChunk(_Chunk):
         row, result = np.nonzero(self.inside[members] >= 0)
         utilities[row, result] = self.solver.values[objective[row],
                                                     self.successors[members[row], result]]
-        if np.isnan(utilities).any():
-            raise ValueError("a successor is not solved yet: the game's levels are out of order")
-        return utilities
+        return solved(utilities)
 
     def _distributions(self, utilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best values and result distributions of rows of utilities (`mixed.Respond`)."""
