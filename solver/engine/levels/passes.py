@@ -1,7 +1,6 @@
 """The level engine's turn passes: a turn graph played from its root for many utility rows at
 once (`TurnPasses`), as compiled kernels over the graph with its duplicate nodes merged
-(`_merged`: the ten-dice turn has fewer than half as many) and a chance node's edges to one child
-made one (`_grouped`: a quarter fewer chance edges), in tiles of eight columns
+(`_merged`: the ten-dice turn has fewer than half as many), in tiles of eight columns
 (`solver.engine.tiles`) with workspaces allocated once per thread. The backward pass records
 each choice in a byte, and the forward pass that gives the result distribution reuses them at
 once, skipping nodes the policy never reaches."""
@@ -24,11 +23,10 @@ TILE = tiles.WIDTH  # columns per turn pass (`solver.engine.tiles`)
 
 class TurnPasses:
     """A turn graph played from its root, as the level engine runs it: the optimal value of many
-    utility rows, and the result distribution of that optimal play when asked. The values agree
-    with `TurnGraph.respond`'s to about 1e-15 and the distributions to about 1e-14 (tested), as
-    the passes run on the graph with its duplicate nodes merged (`_merged`) and a chance node's
-    edges to one child made one (`_grouped`), which add the same probabilities in another order;
-    the play is the same where no two options lie at the tie gap's very edge."""
+    utility rows, and the result distribution of that optimal play when asked. The values and
+    the play are those of `TurnGraph.respond` to the bit; the distributions agree to about
+    1e-14 (tested), as the passes run on the graph with its duplicate nodes merged
+    (`_merged`), which adds the same probabilities in another order."""
 
     def __init__(self, graph: TurnGraph, root: int) -> None:
         self.tile = TILE
@@ -107,28 +105,8 @@ def _merged(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: 
     start = np.concatenate([[0], np.cumsum(counts)])
     edges = np.repeat(indptr[nodes] - start[:-1], counts) + np.arange(start[-1])
     index = indptr.dtype
-    return (_grouped(start.astype(index), number[same[child[edges]]].astype(index), prob[edges],
-                     is_chance[nodes]), int(number[root]))
-
-
-def _grouped(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: np.ndarray
-             ) -> tuple[np.ndarray, ...]:
-    """The graph with each chance node's edges to one child made one, where the child first
-    appeared, its probability their sum in edge order. Rolls that leave the same choice (extra
-    Doctors or Exterminates are rolled again; a third Doctor ends the turn) lead to one node:
-    on the ten-dice turn, once merged, 251,934 chance edges become 189,796, and a best response
-    with its distribution costs about 5% less (docs/method.md, "Turn passes")."""
-    nodes = len(indptr) - 1
-    parent = np.repeat(np.arange(nodes, dtype=np.int64), np.diff(indptr))
-    apart = nodes + np.arange(len(child), dtype=np.int64)  # a choice node's edges stay apart
-    key = np.where(is_chance[parent], child, apart) + parent * (nodes + len(child))
-    _, first, group = np.unique(key, return_index=True, return_inverse=True)
-    order = np.argsort(first)  # the groups in the order their first edges come
-    edges = first[order]
-    sums = np.bincount(group.reshape(-1), weights=prob, minlength=len(first))  # in edge order
-    counts = np.bincount(parent[edges], minlength=nodes)
-    start = np.concatenate([[0], np.cumsum(counts)]).astype(indptr.dtype)
-    return start, child[edges], sums[order], is_chance
+    return ((start.astype(index), number[same[child[edges]]].astype(index), prob[edges],
+             is_chance[nodes]), int(number[root]))
 
 
 @njit(cache=True)
