@@ -19,7 +19,9 @@ recorded) is timed on:
 With `--c` (needs gcc), the same pass written in C (plain loops, compiled with -O3 -mavx2 -mfma
 and no contraction into fused multiply-adds, so the same roundings as the kernel) is timed on
 the same rows, and its values are checked against the kernel's, to the bit: the gap between
-the two is what a better compiler could still give this formulation.
+the two is what a better compiler could still give this formulation. `--c` also times the
+forward pass (`tiles.forward`, the choices each tile's backward pass recorded) against the same
+pass in C, and checks the result distributions agree to the bit.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from bench_passes import ROWS, race_rows
 
 from solver.engine import tiles
 from solver.engine.levels.passes import TurnPasses
+from solver.engine.turn import FLOAT_TIE
 from solver.formatting import table
 
 Graph = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # indptr, child, prob, is_chance
@@ -68,6 +71,45 @@ void backward(const int32_t *indptr, const int32_t *child, const double *prob,
             }
         }
         values[node] = acc;
+    }
+}
+"""
+
+C_FORWARD = r"""
+#include <stdint.h>
+#define PUSH(to, q) (to)[0] += (q) * m0; (to)[1] += (q) * m1; (to)[2] += (q) * m2; \
+    (to)[3] += (q) * m3; (to)[4] += (q) * m4; (to)[5] += (q) * m5; (to)[6] += (q) * m6; \
+    (to)[7] += (q) * m7;
+void forward(const int32_t *indptr, const int32_t *child, const double *prob,
+             const uint8_t *is_chance, int64_t first, int64_t root, const int8_t *chosen,
+             double *mass) {
+    for (int64_t node = root; node >= first; node--) {
+        double *m = mass + (uint64_t)node * 8;
+        double m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6],
+               m7 = m[7];
+        if (m0 + m1 + m2 + m3 + m4 + m5 + m6 + m7 == 0.0) continue;
+        uint64_t lo = indptr[node], hi = indptr[node + 1];
+        const int8_t *k = chosen + (uint64_t)node * 8;
+        if (is_chance[node]) {
+            for (uint64_t e = lo; e < hi; e++) {
+                double *to = mass + (uint64_t)child[e] * 8, q = prob[e];
+                PUSH(to, q)
+            }
+        } else if (k[1] == k[0] && k[2] == k[0] && k[3] == k[0] && k[4] == k[0] &&
+                   k[5] == k[0] && k[6] == k[0] && k[7] == k[0]) {
+            double *to = mass + (uint64_t)child[lo + k[0]] * 8;
+            PUSH(to, 1.0)
+        } else {
+            mass[(uint64_t)child[lo + k[0]] * 8] += m0;
+            mass[(uint64_t)child[lo + k[1]] * 8 + 1] += m1;
+            mass[(uint64_t)child[lo + k[2]] * 8 + 2] += m2;
+            mass[(uint64_t)child[lo + k[3]] * 8 + 3] += m3;
+            mass[(uint64_t)child[lo + k[4]] * 8 + 4] += m4;
+            mass[(uint64_t)child[lo + k[5]] * 8 + 5] += m5;
+            mass[(uint64_t)child[lo + k[6]] * 8 + 6] += m6;
+            mass[(uint64_t)child[lo + k[7]] * 8 + 7] += m7;
+        }
+        m[0] = m[1] = m[2] = m[3] = m[4] = m[5] = m[6] = m[7] = 0.0;
     }
 }
 """
@@ -186,18 +228,65 @@ def kernel(graph: Graph, first: int, root: int) -> Callable[[np.ndarray], None]:
     return lambda values: tiles.backward(*graph, first, root, gap, values, chosen, False)
 
 
-def c_pass(graph: Graph, first: int, root: int) -> Callable[[np.ndarray], None]:
-    """The pass compiled from `C_PASS` by gcc."""
+def compiled(source: str) -> ctypes.CDLL:
+    """C source compiled by gcc with the kernels' roundings (no contraction into fused
+    multiply-adds) and loaded."""
     folder = Path(tempfile.mkdtemp())
-    (folder / "pass.c").write_text(C_PASS)
+    (folder / "pass.c").write_text(source)
     subprocess.run(["gcc", "-O3", "-mavx2", "-mfma", "-ffp-contract=off", "-shared", "-fPIC",
                     "-o", str(folder / "pass.so"), str(folder / "pass.c")], check=True)
-    library = ctypes.CDLL(str(folder / "pass.so"))
-    indptr, child, prob, is_chance = (np.ascontiguousarray(a) for a in graph)
-    flags = is_chance.astype(np.uint8)
-    pointer = ctypes.c_void_p
-    arrays = [pointer(a.ctypes.data) for a in (indptr, child, prob, flags)]
-    return lambda values: library.backward(*arrays, first, root, pointer(values.ctypes.data))
+    return ctypes.CDLL(str(folder / "pass.so"))
+
+
+def pointers(graph: Graph) -> list[ctypes.c_void_p]:
+    """The graph's arrays as C sees them: the caller keeps the graph alive (a numpy bool is
+    one byte, 0 or 1, so the kinds pass as they are, with no copy to outlive)."""
+    assert all(a.flags.c_contiguous for a in graph) and graph[3].dtype == np.bool_
+    return [ctypes.c_void_p(a.ctypes.data) for a in graph]
+
+
+def c_pass(graph: Graph, first: int, root: int) -> Callable[[np.ndarray], None]:
+    """The pass compiled from `C_PASS` by gcc."""
+    library, arrays = compiled(C_PASS), pointers(graph)
+    return lambda values: library.backward(*arrays, first, root,
+                                           ctypes.c_void_p(values.ctypes.data))
+
+
+def forward_against_c(graph: Graph, first: int, root: int, rows: np.ndarray, repeat: int
+                      ) -> list[list[str]]:
+    """The forward pass of every tile of `rows` (after its backward pass recorded the choices),
+    the kernel's and C's in turn: best CPU ms per column of each, and whether the result
+    distributions are the same bits."""
+    library, arrays = compiled(C_FORWARD), pointers(graph)
+    values, mass = tiles.workspace(root + 1), tiles.workspace(root + 1)
+    choices = []
+    for tile in range(0, len(rows), tiles.WIDTH):
+        chosen = tiles.workspace(root + 1, np.int8)
+        values[:first] = rows[tile:tile + tiles.WIDTH].T
+        gap = FLOAT_TIE * np.abs(rows[tile:tile + tiles.WIDTH]).max(axis=1)  # the engine's
+        tiles.backward(*graph, first, root, gap, values, chosen, True)
+        choices.append(chosen)
+
+    def kernel_forward(chosen: np.ndarray) -> None:
+        tiles.forward(*graph, first, root, chosen, mass)
+
+    def c_forward(chosen: np.ndarray) -> None:
+        library.forward(*arrays, ctypes.c_int64(first), ctypes.c_int64(root),
+                        ctypes.c_void_p(chosen.ctypes.data), ctypes.c_void_p(mass.ctypes.data))
+
+    best, results = {}, {}
+    for _ in range(repeat):
+        for name, run in (("tiles.forward", kernel_forward), ("the same pass in C", c_forward)):
+            start, got = time.process_time(), []
+            for chosen in choices:
+                mass[root] = 1.0
+                run(chosen)
+                got.append(mass[:first].copy())
+                mass[:first] = 0.0
+            best[name] = min(best.get(name, float("inf")), time.process_time() - start)
+            results[name] = np.concatenate(got, axis=1)
+    same = str(np.array_equal(*results.values()))
+    return [[name, f"{seconds / len(rows) * 1e3:.3f}", same] for name, seconds in best.items()]
 
 
 def main() -> None:
@@ -232,6 +321,11 @@ def main() -> None:
         lines.append([name, f"{ms:.3f}", f"{ms * 1e6 / edges:.2f}", same])
     print(f"backward pass, one thread, {ROWS} rows, {root + 1:,} nodes, {edges:,} edges")
     print(table(["graph", "ms/col", "ns/edge (whole graph)", "same bits"], lines))
+    if options.c:
+        print("\nforward pass, one thread, the same rows (each tile's recorded choices)")
+        with tiles.vectorizing():  # the forward kernel compiled as the engine compiles it
+            lines = forward_against_c(graph, first, root, rows, options.repeat)
+        print(table(["pass", "ms/col", "same bits"], lines))
 
 
 if __name__ == "__main__":
