@@ -15,7 +15,7 @@ import pytest
 from engine_graphs import layered_graph
 from helpers import every_value
 
-from solver.checkpoint import Checkpoint, compare, location
+from solver.checkpoint import Checkpoint, compare, differences, location
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, solve
 from solver.engine.levels import driver
@@ -357,6 +357,36 @@ def test_two_checkpoints_of_one_solve_are_compared_level_by_level(tmp_path) -> N
         compare(whole, tmp_path / "other")
     with pytest.raises(InputError, match="holds no checkpoint"):
         compare(whole, tmp_path / "nothing")
+
+
+def test_two_solves_by_other_code_are_compared_by_their_values(tmp_path) -> None:
+    """`differences` (benchmarks/same_bits.py --values): two checkpoints whose code differs are
+    compared value by value, the largest difference per level (a NaN against a number is
+    infinite); `compare` refuses them, and a difference in anything but the code is refused."""
+    game = ToyLevels(ToyRace(3, 4))
+    before, after = tmp_path / "before", tmp_path / "after"
+    levels.solve(game, store=Checkpoint(before, {"toy": 1, "code": "a"}))
+    levels.solve(game, store=Checkpoint(after, {"toy": 1, "code": "b"}))
+    assert differences(before, after) == {level: 0.0 for level in range(game.levels)}
+    store = Checkpoint(after, {"toy": 1, "code": "b"})
+    last = game.levels - 1
+    arrays = store.load(last)
+    solved = np.flatnonzero(~np.isnan(arrays["values"][0]))
+    arrays["values"][0, solved[0]] += 2e-9
+    arrays["values"][1, solved[-1]] = np.nan
+    store.save(last, arrays, store.finished()[last])
+    arrays = store.load(last - 1)
+    arrays["values"][0, np.flatnonzero(~np.isnan(arrays["values"][0]))[0]] -= 3e-13
+    store.save(last - 1, arrays, store.finished()[last - 1])
+    found = differences(before, after)
+    assert found[last] == float("inf") and found[last - 1] == pytest.approx(3e-13, rel=1e-3)
+    assert all(found[level] == 0.0 for level in range(last - 1))
+    with pytest.raises(InputError, match="the solver's code has changed since"):
+        compare(before, after)
+    Checkpoint(tmp_path / "other", {"toy": 2, "code": "c"}).save(0, {"values": np.zeros((1, 1))},
+                                                                {})
+    with pytest.raises(InputError, match=r"other parameters \(toy 2 there, 1 here\)"):
+        differences(before, tmp_path / "other")
 
 
 def test_a_checkpoint_of_other_parameters_is_refused(tmp_path) -> None:
