@@ -119,24 +119,28 @@ def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: 
     choice node passes a column's mass to its chosen child only (the loop kernel added zero to
     the others), the whole row at once where the eight columns chose alike (half the choice
     nodes of the ten-dice turn). `mass` is all zeros but for the root on entry and is left so,
-    but for the results' rows. Rows are addressed in a flat view by unsigned offsets: numba
-    tests a signed index for wrapping round from the end and multiplies by a row length it
-    does not know, which cost a quarter of this pass (docs/method.md, "Turn passes")."""
-    flat = mass.reshape(-1)
-    for node in range(root, first - 1, -1):
+    but for the results' rows. Rows, of masses and of choices, are addressed in flat views by
+    unsigned offsets, and the nodes counted down unsigned: numba tests a signed index for
+    wrapping round from the end and multiplies by a row length it does not know, which cost a
+    quarter of this pass at its edges and 7.5% more at its nodes (docs/method.md, "Turn
+    passes")."""
+    flat, picks = mass.reshape(-1), chosen.reshape(-1)
+    for back in range(np.uint64(root - first + 1)):
+        node = np.uint64(root) - back
         here = _row(node)
         m0, m1, m2, m3 = flat[here], flat[here + _1], flat[here + _2], flat[here + _3]
         m4, m5, m6, m7 = flat[here + _4], flat[here + _5], flat[here + _6], flat[here + _7]
         if m0 + m1 + m2 + m3 + m4 + m5 + m6 + m7 == 0.0:
             continue
-        lo, hi = np.uint64(indptr[node]), np.uint64(indptr[node + 1])
+        lo, hi = np.uint64(indptr[node]), np.uint64(indptr[node + _1])
         if is_chance[node]:
             for e in range(lo, hi):
                 _push(flat, _row(child[e]), prob[e], m0, m1, m2, m3, m4, m5, m6, m7)
         else:
-            k = chosen[node]
-            k0, k1, k2, k3 = np.uint64(k[0]), np.uint64(k[1]), np.uint64(k[2]), np.uint64(k[3])
-            k4, k5, k6, k7 = np.uint64(k[4]), np.uint64(k[5]), np.uint64(k[6]), np.uint64(k[7])
+            k0, k1 = np.uint64(picks[here]), np.uint64(picks[here + _1])
+            k2, k3 = np.uint64(picks[here + _2]), np.uint64(picks[here + _3])
+            k4, k5 = np.uint64(picks[here + _4]), np.uint64(picks[here + _5])
+            k6, k7 = np.uint64(picks[here + _6]), np.uint64(picks[here + _7])
             if ((k1 == k0) & (k2 == k0) & (k3 == k0) & (k4 == k0) & (k5 == k0) & (k6 == k0)
                     & (k7 == k0)):
                 _push(flat, _row(child[lo + k0]), 1.0, m0, m1, m2, m3, m4, m5, m6, m7)
