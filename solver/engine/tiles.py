@@ -72,43 +72,50 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
     `values` (rows below `first` hold the results' utilities); with `record`, each choice
     node's chosen option in `chosen`. `gap` is each column's tie gap."""
     g0, g1, g2, g3, g4, g5, g6, g7 = gap[0], gap[1], gap[2], gap[3], gap[4], gap[5], gap[6], gap[7]
-    for node in range(first, root + 1):
-        lo, hi = indptr[node], indptr[node + 1]
-        x = values[child[lo]]
+    flat, picks = values.reshape(-1), chosen.reshape(-1)
+    for node in range(np.uint64(first), np.uint64(root + 1)):
+        lo, hi = np.uint64(indptr[node]), np.uint64(indptr[node + _1])
+        at = _row(child[lo])
+        x0, x1, x2, x3 = flat[at], flat[at + _1], flat[at + _2], flat[at + _3]
+        x4, x5, x6, x7 = flat[at + _4], flat[at + _5], flat[at + _6], flat[at + _7]
         if is_chance[node]:
             p = prob[lo]
-            v0, v1, v2, v3 = p * x[0], p * x[1], p * x[2], p * x[3]
-            v4, v5, v6, v7 = p * x[4], p * x[5], p * x[6], p * x[7]
-            for e in range(lo + 1, hi):
-                x, p = values[child[e]], prob[e]
-                v0, v1, v2, v3 = v0 + p * x[0], v1 + p * x[1], v2 + p * x[2], v3 + p * x[3]
-                v4, v5, v6, v7 = v4 + p * x[4], v5 + p * x[5], v6 + p * x[6], v7 + p * x[7]
+            v0, v1, v2, v3 = p * x0, p * x1, p * x2, p * x3
+            v4, v5, v6, v7 = p * x4, p * x5, p * x6, p * x7
+            for e in range(lo + _1, hi):
+                at, p = _row(child[e]), prob[e]
+                v0, v1 = v0 + p * flat[at], v1 + p * flat[at + _1]
+                v2, v3 = v2 + p * flat[at + _2], v3 + p * flat[at + _3]
+                v4, v5 = v4 + p * flat[at + _4], v5 + p * flat[at + _5]
+                v6, v7 = v6 + p * flat[at + _6], v7 + p * flat[at + _7]
         elif record:
-            v0, v1, v2, v3, v4, v5, v6, v7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+            v0, v1, v2, v3, v4, v5, v6, v7 = x0, x1, x2, x3, x4, x5, x6, x7
             s0, s1, s2, s3, s4, s5, s6, s7 = v0, v1, v2, v3, v4, v5, v6, v7  # chosen's value
             k0 = k1 = k2 = k3 = k4 = k5 = k6 = k7 = 0
-            for e in range(lo + 1, hi):
-                x, k = values[child[e]], e - lo
-                v0, s0, k0 = _choose(x[0], v0, s0, k0, k, g0)
-                v1, s1, k1 = _choose(x[1], v1, s1, k1, k, g1)
-                v2, s2, k2 = _choose(x[2], v2, s2, k2, k, g2)
-                v3, s3, k3 = _choose(x[3], v3, s3, k3, k, g3)
-                v4, s4, k4 = _choose(x[4], v4, s4, k4, k, g4)
-                v5, s5, k5 = _choose(x[5], v5, s5, k5, k, g5)
-                v6, s6, k6 = _choose(x[6], v6, s6, k6, k, g6)
-                v7, s7, k7 = _choose(x[7], v7, s7, k7, k, g7)
-            out = chosen[node]
-            out[0], out[1], out[2], out[3] = k0, k1, k2, k3
-            out[4], out[5], out[6], out[7] = k4, k5, k6, k7
+            for e in range(lo + _1, hi):
+                at, k = _row(child[e]), e - lo
+                v0, s0, k0 = _choose(flat[at], v0, s0, k0, k, g0)
+                v1, s1, k1 = _choose(flat[at + _1], v1, s1, k1, k, g1)
+                v2, s2, k2 = _choose(flat[at + _2], v2, s2, k2, k, g2)
+                v3, s3, k3 = _choose(flat[at + _3], v3, s3, k3, k, g3)
+                v4, s4, k4 = _choose(flat[at + _4], v4, s4, k4, k, g4)
+                v5, s5, k5 = _choose(flat[at + _5], v5, s5, k5, k, g5)
+                v6, s6, k6 = _choose(flat[at + _6], v6, s6, k6, k, g6)
+                v7, s7, k7 = _choose(flat[at + _7], v7, s7, k7, k, g7)
+            here = _row(node)
+            picks[here], picks[here + _1], picks[here + _2], picks[here + _3] = k0, k1, k2, k3
+            picks[here + _4], picks[here + _5], picks[here + _6], picks[here + _7] = k4, k5, k6, k7
         else:
-            v0, v1, v2, v3, v4, v5, v6, v7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
-            for e in range(lo + 1, hi):
-                x = values[child[e]]
-                v0, v1, v2, v3 = _max(x[0], v0), _max(x[1], v1), _max(x[2], v2), _max(x[3], v3)
-                v4, v5, v6, v7 = _max(x[4], v4), _max(x[5], v5), _max(x[6], v6), _max(x[7], v7)
-        out = values[node]
-        out[0], out[1], out[2], out[3] = v0, v1, v2, v3
-        out[4], out[5], out[6], out[7] = v4, v5, v6, v7
+            v0, v1, v2, v3, v4, v5, v6, v7 = x0, x1, x2, x3, x4, x5, x6, x7
+            for e in range(lo + _1, hi):
+                at = _row(child[e])
+                v0, v1 = _max(flat[at], v0), _max(flat[at + _1], v1)
+                v2, v3 = _max(flat[at + _2], v2), _max(flat[at + _3], v3)
+                v4, v5 = _max(flat[at + _4], v4), _max(flat[at + _5], v5)
+                v6, v7 = _max(flat[at + _6], v6), _max(flat[at + _7], v7)
+        here = _row(node)
+        flat[here], flat[here + _1], flat[here + _2], flat[here + _3] = v0, v1, v2, v3
+        flat[here + _4], flat[here + _5], flat[here + _6], flat[here + _7] = v4, v5, v6, v7
 
 
 @njit(cache=True, nogil=True)
