@@ -7,7 +7,11 @@ kernels know the width: each column's running sum (or maximum, or chosen option)
 local variable, so it stays in a register for the whole node, and a node's row is written once.
 They do exactly what the loop kernels they replaced did: the same sums in the same order, the
 same tie rule, so values, choices and distributions are the same to the bit. A call of fewer
-than eight rows pads its tile (the padding columns are not read back).
+than eight rows pads its tile (the padding columns are not read back). Both passes read and
+write rows through flat views by unsigned offsets (row x 8 + column) and count their nodes
+unsigned: numba tests every signed index for wrapping round from the end and multiplies by a
+row length it knows only at run time, and a row taken as a view per edge cost the backward pass
+about two fifths of its time (docs/method.md, "Turn passes").
 """
 
 from __future__ import annotations
@@ -70,7 +74,8 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
              record: bool) -> None:
     """Values of the nodes `first`..`root` from their children's, for the eight columns of
     `values` (rows below `first` hold the results' utilities); with `record`, each choice
-    node's chosen option in `chosen`. `gap` is each column's tie gap."""
+    node's chosen option in `chosen`. `gap` is each column's tie gap. Rows are read and written
+    by unsigned offsets into flat views (see the module's docstring)."""
     g0, g1, g2, g3, g4, g5, g6, g7 = gap[0], gap[1], gap[2], gap[3], gap[4], gap[5], gap[6], gap[7]
     flat, picks = values.reshape(-1), chosen.reshape(-1)
     for node in range(np.uint64(first), np.uint64(root + 1)):
@@ -127,10 +132,8 @@ def forward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance: 
     the others), the whole row at once where the eight columns chose alike (half the choice
     nodes of the ten-dice turn). `mass` is all zeros but for the root on entry and is left so,
     but for the results' rows. Rows, of masses and of choices, are addressed in flat views by
-    unsigned offsets, and the nodes counted down unsigned: numba tests a signed index for
-    wrapping round from the end and multiplies by a row length it does not know, which cost a
-    quarter of this pass at its edges and 7.5% more at its nodes (docs/method.md, "Turn
-    passes")."""
+    unsigned offsets, and the nodes counted down unsigned (see the module's docstring): signed
+    indices cost a quarter of this pass at its edges and 7.5% more at its nodes."""
     flat, picks = mass.reshape(-1), chosen.reshape(-1)
     for back in range(np.uint64(root - first + 1)):
         node = np.uint64(root) - back
