@@ -98,7 +98,7 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
             s0, s1, s2, s3, s4, s5, s6, s7 = v0, v1, v2, v3, v4, v5, v6, v7  # chosen's value
             k0 = k1 = k2 = k3 = k4 = k5 = k6 = k7 = 0
             for e in range(lo + _1, hi):
-                at, k = _row(child[e]), e - lo
+                at, k = _row(child[e]), int(e - lo)
                 v0, s0, k0 = _choose(flat[at], v0, s0, k0, k, g0)
                 v1, s1, k1 = _choose(flat[at + _1], v1, s1, k1, k, g1)
                 v2, s2, k2 = _choose(flat[at + _2], v2, s2, k2, k, g2)
@@ -171,7 +171,7 @@ _1, _2, _3, _4, _5, _6, _7 = (np.uint64(j) for j in range(1, WIDTH))  # column o
 
 
 @njit(inline="always")
-def _row(node: int) -> np.uint64:
+def _row(node: int | np.uint64) -> np.uint64:
     """Where a node's row starts in the flat view of a workspace, unsigned."""
     return np.uint64(node) * np.uint64(WIDTH)
 
