@@ -24,6 +24,7 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -252,10 +253,12 @@ def compare(first: Path | str, second: Path | str) -> tuple[list[int], list[int]
     """(levels both checkpoints hold, those among them whose arrays differ): two checkpoints of
     one solve, say on a cluster and in one process, which must be the same bits wherever both
     finished a level. Checkpoints of other solves are refused in one line."""
-    pairs = _common_levels(first, second, own=())
-    differ = [level for level, a, b in pairs
-              if sorted(a) != sorted(b) or not all(_same(a[k], b[k]) for k in a)]
-    return [level for level, _, _ in pairs], differ
+    common, differ = [], []
+    for level, a, b in _common_levels(first, second, own=()):
+        common.append(level)
+        if sorted(a) != sorted(b) or not all(_same(a[k], b[k]) for k in a):
+            differ.append(level)
+    return common, differ
 
 
 def differences(first: Path | str, second: Path | str) -> dict[int, float]:
@@ -269,10 +272,11 @@ def differences(first: Path | str, second: Path | str) -> dict[int, float]:
 
 
 def _common_levels(first: Path | str, second: Path | str, own: tuple[str, ...]
-                   ) -> list[tuple[int, dict[str, np.ndarray], dict[str, np.ndarray]]]:
-    """(level, first's arrays, second's) for every level both checkpoints finished. The second
-    must hold a solve of the first's parameters but for the keys in `own`, else the refusal
-    names the first that differs."""
+                   ) -> Iterator[tuple[int, dict[str, np.ndarray], dict[str, np.ndarray]]]:
+    """(level, first's arrays, second's) for every level both checkpoints finished, one level
+    at a time (a 4-player solve's levels are gigabytes). The second must hold a solve of the
+    first's parameters but for the keys in `own`, else the refusal names the first that
+    differs."""
     stored = []
     for folder in (first, second):
         files = _files(folder)
@@ -286,14 +290,12 @@ def _common_levels(first: Path | str, second: Path | str, own: tuple[str, ...]
     wanted = {key: value for key, value in stored[0].items() if key not in own}
     wanted.update({key: stored[1][key] for key in own if key in stored[1]})
     one, other = Checkpoint(first, stored[0]), Checkpoint(second, wanted)
-    pairs = []
     for level in sorted(set(one.finished()) & set(other.finished())):
         a, b = one.load(level), other.load(level)
         if a is None or b is None:
             raise InputError(f"level {level} of {first if a is None else second} is damaged "
                              f"(its file does not match the manifest)")
-        pairs.append((level, a, b))
-    return pairs
+        yield level, a, b
 
 
 def _largest(a: np.ndarray, b: np.ndarray) -> float:

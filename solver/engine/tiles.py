@@ -79,7 +79,7 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
     g0, g1, g2, g3, g4, g5, g6, g7 = gap[0], gap[1], gap[2], gap[3], gap[4], gap[5], gap[6], gap[7]
     flat, picks = values.reshape(-1), chosen.reshape(-1)
     for node in range(np.uint64(first), np.uint64(root + 1)):
-        lo, hi = np.uint64(indptr[node]), np.uint64(indptr[node + _1])
+        here, lo, hi = _row(node), np.uint64(indptr[node]), np.uint64(indptr[node + _1])
         at = _row(child[lo])
         x0, x1, x2, x3 = flat[at], flat[at + _1], flat[at + _2], flat[at + _3]
         x4, x5, x6, x7 = flat[at + _4], flat[at + _5], flat[at + _6], flat[at + _7]
@@ -107,7 +107,6 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
                 v5, s5, k5 = _choose(flat[at + _5], v5, s5, k5, k, g5)
                 v6, s6, k6 = _choose(flat[at + _6], v6, s6, k6, k, g6)
                 v7, s7, k7 = _choose(flat[at + _7], v7, s7, k7, k, g7)
-            here = _row(node)
             picks[here], picks[here + _1], picks[here + _2], picks[here + _3] = k0, k1, k2, k3
             picks[here + _4], picks[here + _5], picks[here + _6], picks[here + _7] = k4, k5, k6, k7
         else:
@@ -118,7 +117,6 @@ def backward(indptr: np.ndarray, child: np.ndarray, prob: np.ndarray, is_chance:
                 v2, v3 = _max(flat[at + _2], v2), _max(flat[at + _3], v3)
                 v4, v5 = _max(flat[at + _4], v4), _max(flat[at + _5], v5)
                 v6, v7 = _max(flat[at + _6], v6), _max(flat[at + _7], v7)
-        here = _row(node)
         flat[here], flat[here + _1], flat[here + _2], flat[here + _3] = v0, v1, v2, v3
         flat[here + _4], flat[here + _5], flat[here + _6], flat[here + _7] = v4, v5, v6, v7
 
