@@ -21,7 +21,14 @@ from solver.engine import mixed
 from solver.engine.iteration import TOLERANCE
 from solver.engine.levels.chunks import solve_chunk
 from solver.engine.levels.protocols import LevelGame, OptionGame, Runner, Store
-from solver.engine.levels.reach import CHUNK, components, reachable, whole_components, within
+from solver.engine.levels.reach import (
+    CHUNK,
+    components,
+    first_level,
+    reachable,
+    whole_components,
+    within,
+)
 from solver.engine.levels.records import (
     REACHABLE,
     SOLVED,
@@ -83,7 +90,9 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
     solver = _Solver(game, tolerance, store)
     swept = time.perf_counter()
     resumed = solver.resume() if store is not None else 0
-    status = Status(game.levels, resumed, int(solver.reachable.sum()),
+    first = first_level(game)  # below the first level holding a start (a part of the game)
+    # nothing is reachable
+    status = Status(game.levels - first, resumed, int(solver.reachable.sum()),
                     sum(s.positions for s in solver.stats), resumed,
                     sum(s.positions for s in solver.stats), 0.0)
     started = time.perf_counter()
@@ -95,7 +104,7 @@ def solve(game: LevelGame | OptionGame, *, store: Store | None = None, tolerance
             progress(status)
 
     update(0)  # says at once how far a resumed solve already is
-    for level in range(game.levels - 1 - resumed, -1, -1):
+    for level in range(game.levels - 1 - resumed, first - 1, -1):
         known = len(solver.mixes)
         stats = solver.solve_level(level, update, runner)
         if store is not None:
@@ -175,7 +184,7 @@ class _Solver:
         """The values of every position (metrics, size) of a solve without a store, which
         kept every level (each let go once copied)."""
         values = np.full((self.game.metrics, self.game.size), np.nan)
-        for level in range(self.game.levels):
+        for level in sorted(self.kept):  # every level solved
             values[:, self.game.positions(level)] = self.kept.pop(level).values
         return values
 

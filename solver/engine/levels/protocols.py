@@ -51,6 +51,8 @@ class LevelGame(Protocol):
     # similar guesses may read, its own included (default: every later level). A solve keeps
     # only the levels some level still to solve reads, and a chunk can read nothing else
     # (`view.Window`: a level left out is an error, never a silent NaN).
+    # Optional: `starts() -> np.ndarray`, the positions the reachability sweep starts from
+    # (default: the start alone): a part of the game, such as what follows a position.
 
 
 class OptionGame(Protocol):

@@ -39,12 +39,26 @@ def _links(game: LevelGame | OptionGame, positions: np.ndarray, every: bool
     return np.repeat(np.arange(len(positions)), successors.shape[1]), successors.ravel()
 
 
+def _starts(game: LevelGame | OptionGame) -> np.ndarray:
+    """The game's `starts` where it has them, else its start."""
+    starts = getattr(game, "starts", None)
+    return np.array([game.start()]) if starts is None else starts()
+
+
+def first_level(game: LevelGame | OptionGame, starts: np.ndarray | None = None) -> int:
+    """The lowest level anything reachable lies in: the lowest of the starts' (a result
+    never leads to an earlier level)."""
+    return int(game.level_of(_starts(game) if starts is None else starts).min())
+
+
 def reachable(game: LevelGame | OptionGame) -> np.ndarray:
-    """Every position some play reaches from the start (results no play gives do not count):
-    levels in increasing order, each until nothing new inside it is found."""
+    """Every position some play reaches from the start, or from the game's `starts` where it
+    has them (results no play gives do not count): levels in increasing order, each until
+    nothing new inside it is found."""
     reached = np.zeros(game.size, dtype=bool)
-    reached[game.start()] = True
-    for level in range(game.levels):
+    starts = _starts(game)
+    reached[starts] = True
+    for level in range(first_level(game, starts), game.levels):
         members = game.positions(level)
         frontier = members[reached[members]]
         while len(frontier):

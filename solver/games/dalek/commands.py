@@ -177,13 +177,15 @@ def engine_for(race: DalekRace, exact: bool) -> Solving:
     return solving("dalek", exact, not race.seat_locals and race.tie_break == "first")
 
 
-def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool
-            ) -> RaceValues:
-    """The race solved (read from the cache when possible), unless its cost is refused."""
+def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool,
+           position: Position | None = None) -> RaceValues:
+    """The race solved (read from the cache when possible), unless its cost is refused; for a
+    `position` to be read, maybe only the part of the race from it (`solve_race`'s part)."""
     how = engine_for(race, exact)
     with Progress(f"solving {race.players}-player race to {race.target}", quiet) as progress:
         return solve_race(race, exact=exact, use_cache=not no_cache, force=force, solving=how,
-                          progress=progress if how.engine == "levels" else progress.steps)
+                          progress=progress if how.engine == "levels" else progress.steps,
+                          part=position)
 
 
 def shipped_text(made: dict) -> str:
@@ -246,7 +248,9 @@ def turn(rules, force, exact, distribution, as_json) -> None:
                    "from the race's solve; the fairest few with every seat's share.")
 @click.option("--scores", type=Scores(), default=None,
               help="A position instead of the start: every player's score in seat order (e.g. "
-                   "30,42,12), with --seat to move.")
+                   "30,42,12), with --seat to move. Where the whole race is not stored and is "
+                   "over the time budget, only the part of the race from it is solved (the "
+                   "same values).")
 @click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
               help="The seat to move in the --scores position.")
 @click.option("--paranoid", is_flag=True,
@@ -270,12 +274,13 @@ def game(rules, force, players, target, tie_value, quiet, no_cache, exact, head_
         position = race.start()
     else:
         race, position = _race_position(rules, scores, seat, players, target, tie_value, force)
-    values = solved(race, exact, quiet, no_cache, force)
+    part = None if scores is None else position
+    values = solved(race, exact, quiet, no_cache, force, part)
     summary = dalek_report.game_summary(values, position)
     if head_starts:
         summary["head_starts"] = dalek_report.head_starts(values)
     if paranoid:
-        against = [solved(replace(race, against=k), exact, quiet, no_cache, force)
+        against = [solved(replace(race, against=k), exact, quiet, no_cache, force, part)
                    for k in range(race.players)]
         summary["paranoid"] = dalek_report.paranoid(against, position)
     summary["timings"] = _timings(clock, values.cached and all(
@@ -313,7 +318,10 @@ def _game_text(race: DalekRace, summary: dict, exact: bool) -> str:
         lines.append(f"mixed play at {count} position{'s' * (count != 1)} (where pure best "
                      f"responses cycle; --json lists them)" if count else
                      "no mixed play: pure best responses settle at every position")
-    lines.append(f"{summary['positions']} positions, {summary['components']} components, "
+    part = "" if "part" not in summary else \
+        f" (only the part of the race from scores {','.join(map(str, summary['part']))}: " \
+        "the whole race is over the time budget)"
+    lines.append(f"{summary['positions']} positions{part}, {summary['components']} components, "
                  f"residual {summary['residual']:.2e}, {summary['engine']} engine, {timing}")
     return "\n".join(lines)
 
@@ -350,7 +358,7 @@ SUMS = ("humans", "daleks", "doctors", "exterminates")  # the kept dice as sums
               help="Exterminates kept before this roll (0 to 2).")
 @click.option("--scores", type=Scores(), default=None,
               help=f"Every player's score in seat order (e.g. 12,40; 2 to {MAX_PLAYERS} "
-                   f"players): value moves by win share.")
+                   f"players): value moves by win share (as dalek game --scores solves it).")
 @click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
               help="The mover's seat (1 = first; with --scores).")
 @race_options
@@ -386,7 +394,7 @@ def best_move(rules, force, roll_text, kept_text, humans, daleks, doctors, exter
     else:
         race, position = _race_position(rules, scores, seat, players, target, tie_value,
                                         force)
-        values = solved(race, exact, quiet, no_cache, force)
+        values = solved(race, exact, quiet, no_cache, force, position)
         report = dalek_report.race_best_move(values, position, state, rolled, exact)
         cached = values.cached
     report["timings"] = _timings(clock, cached)

@@ -65,10 +65,11 @@ BYTES_PER_POSITION = 100
 class LevelRace:
     """The race as a level game: numbering, levels and successors, for arrays of positions."""
 
-    def __init__(self, race: DalekRace) -> None:
+    def __init__(self, race: DalekRace, part: Position | None = None) -> None:
         if race.seat_locals:
             raise InputError("the level engine solves races where every seat plays to win")
         self.race = race
+        self.part = part  # a position (race.check_position's) whose part alone is solved
         self.players, self.target = race.players, race.target
         self.metrics = race.metrics
         self.turn = levels.TurnPasses(race.turn.graph, race.turn.root)
@@ -77,13 +78,8 @@ class LevelRace:
         if (t + self.results) ** n >= 2**63:  # the ends of the game are keyed by their scores
             raise InputError(f"{n} scores up to {t + self.results} are more than the level "
                              f"engine can number")
-        self.before_final = n * t**n  # positions before the final round
-        # final round, mover m: best score - target, tied seats before m (a nonzero bit mask,
-        # less 1), the scores of seats m.. ; offsets[m - 1] is the block's first number
-        self.offsets = [self.before_final]
-        for m in range(1, n):
-            self.offsets.append(self.offsets[-1] + self.results * (2**m - 1) * t ** (n - m))
-        self.size = self.offsets[-1]
+        self.offsets = _offsets(n, t, self.results)
+        self.before_final, self.size = self.offsets[0], self.offsets[-1]
         self.levels = n * (t - 1) + n  # score sums 0..n(t-1), then movers 1..n-1
         self._payoffs: list = [np.zeros(self.metrics)]  # terminal 0: a result no turn gives
         self._payoff_row: dict[tuple, int] = {}  # payoffs (Terminal.values) -> their row:
@@ -96,6 +92,25 @@ class LevelRace:
     def start(self) -> int:
         scores, mover = _arrays(self.race.start())
         return int(self.encode(scores[None, :], mover[None])[0])
+
+    def starts(self) -> np.ndarray:
+        """Where the reachability sweep starts: the start, or for a part of the race (`part`,
+        a position before the final round) every position whose scores are each at least the
+        position's and a score some game gives (race.held), every mover: what the position
+        leads to, together with the positions one or two points on that a full solve also
+        solves and takes its first guesses from (`similar`), so that the part's values are
+        the full solve's to the bit. A final-round position leads to no cycle (its values do
+        not depend on first guesses), so the sweep starts from it alone."""
+        if self.part is None:
+            return np.array([self.start()])
+        scores, mover = _arrays(self.part)
+        if final_round(scores[None, :], mover[None], self.target)[0]:
+            return self.encode(scores[None, :], mover[None])
+        held = self.race.held[:self.target]
+        axes = [np.flatnonzero(held[s:]) + s for s in scores.tolist()]
+        grid = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, self.players)
+        return (radix_number(grid, self.target)[:, None] * self.players
+                + np.arange(self.players)).ravel()
 
     def positions(self, level: int) -> np.ndarray:
         n, t = self.players, self.target
@@ -227,7 +242,8 @@ class LevelRace:
         solves it here (this module's import closure)."""
         from solver import cache
 
-        return {**race_key(self.race, "levels"), "code": cache.code_hash(__name__)}
+        key = {**race_key(self.race, "levels"), "code": cache.code_hash(__name__)}
+        return key if self.part is None else {**key, **part_key(self.race, self.part)}
 
 
 class PositionIndex(Mapping):
@@ -288,13 +304,43 @@ class PositionIndex(Mapping):
             yield numbers[order], scores[order], movers[order]
 
 
+def part_key(race: DalekRace, part: Position) -> dict:
+    """What names a part of the race in a key: the scores it starts from (every mover's
+    part is the same), and the mover too for a final-round position."""
+    scores, mover = part
+    if final_round(np.array([scores]), np.array([mover]), race.target)[0]:
+        return {"part": [*scores, mover]}
+    return {"part": list(scores)}
+
+
+def _offsets(players: int, target: int, results: int) -> list[int]:
+    """Where the numbers of each block begin: the positions before the final round from 0,
+    then the final round's, mover 1 to players - 1 (best score - target, the tied seats before
+    the mover as a nonzero bit mask less 1, the scores of the seats from the mover on); the
+    last entry is the size of the numbering."""
+    offsets = [players * target**players]
+    for m in range(1, players):
+        offsets.append(offsets[-1] + results * (2**m - 1) * target ** (players - m))
+    return offsets
+
+
+def solve_seconds(race: DalekRace, part: Position | None = None) -> float:
+    """Seconds a level solve of the race would take, from its size, or of its part from
+    `part` (the share of the numbered positions whose scores are each at least the part's)."""
+    t = race.target
+    offsets = _offsets(race.players, t, race.turn.graph.n_results)
+    share = 1.0 if part is None else float(np.prod([(t - min(s, t)) / t for s in part[0]]))
+    seconds = share * (offsets[0] * SECONDS_BEFORE_FINAL
+                       + (offsets[-1] - offsets[0]) * SECONDS_FINAL)
+    return seconds / WORKERS
+
+
 def estimate(game: LevelRace) -> tuple[float, float]:
-    """(seconds, bytes) a level solve of this race would take, from its size."""
-    final = game.size - game.before_final
-    seconds = game.before_final * SECONDS_BEFORE_FINAL + final * SECONDS_FINAL
+    """(seconds, bytes) a level solve of this race (or its part) would take, from its size;
+    the memory is the whole numbering's (a part's values are held by position number too)."""
     memory = (game.turn.workspace_bytes + FIXED_BYTES
               + game.size * (8 * game.metrics + BYTES_PER_POSITION))
-    return seconds / WORKERS, memory
+    return solve_seconds(game.race, game.part), memory
 
 
 def solve_cost(race: DalekRace, exact: bool, engine: str) -> tuple[float, float]:
@@ -309,18 +355,24 @@ def check(game: LevelRace, force: bool = False) -> None:
     from solver import limits
 
     seconds, memory = estimate(game)
-    limits.refuse(f"the {game.players}-player race to {game.target}", seconds, memory, force)
+    what = f"the {game.players}-player race to {game.target}"
+    if game.part is not None:
+        what += f" from scores {','.join(map(str, game.part[0]))}"
+    limits.refuse(what, seconds, memory, force)
 
 
 def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress=None,
-                 force: bool = False, runner: levels.Runner | None = None) -> RaceValues:
-    """Solve the race on the level engine (float64), resuming from and writing to a checkpoint
-    folder when given one, its chunks solved by `runner` (default: here). A solve estimated
-    past the time budget is refused unless `force` (past the memory, always); a checkpoint
-    that holds every level is read back, which the budget does not limit."""
+                 force: bool = False, runner: levels.Runner | None = None,
+                 part: Position | None = None) -> RaceValues:
+    """Solve the race on the level engine (float64), or only the part of it from `part` (a
+    position: `LevelRace.starts`), resuming from and writing to a checkpoint folder when given
+    one, its chunks solved by `runner` (default: here). A solve estimated past the time budget
+    is refused unless `force` (past the memory, always); a checkpoint that holds every level is
+    read back, which the budget does not limit."""
     from solver.checkpoint import Checkpoint
 
-    game = LevelRace(race)  # its turn passes merge the graph once, for the estimate and the solve
+    game = LevelRace(race, part)  # its turn passes merge the graph once, for the estimate and
+    # the solve
     store = None if checkpoint is None else Checkpoint(checkpoint, game.parameters())
     if store is None or len(store.finished()) < game.levels:
         check(game, force)
@@ -331,7 +383,7 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
         scores, movers = game.decode(numbers)
         mixes.append((list(zip(map(tuple, scores.tolist()), movers.tolist())), mix))
     table = solution.values.T if isinstance(solution.values, np.ndarray) else solution.values
-    return RaceValues(race, PositionIndex(game, solution.reachable), table,
+    return RaceValues(race, PositionIndex(game, solution.reachable), table, part=part,
                       residual=total.residual, iterations=total.iterations,
                       components=total.components, seconds=solution.seconds, engine="levels",
                       mixed=mixed_rows(mixes))

@@ -348,6 +348,7 @@ class RaceValues:
     # a row per turn policy mixed at a position: scores..., seat, weight, P(score 0), points
     shipped: dict | None = None  # read from the package's shipped values: their solve's date
     # and commit (shipped.py)
+    part: Position | None = None  # only the part of the race from this position was solved
 
     def stored(self) -> tuple[np.ndarray, np.ndarray]:
         """Every position (rows: scores by seat, then the mover) and its row of `table`, in

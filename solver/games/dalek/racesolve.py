@@ -11,7 +11,7 @@ import numpy as np
 from solver.engine.solving import Solving
 from solver.errors import InputError
 from solver.games.dalek.cost import check_race
-from solver.games.dalek.race import DalekRace, RaceValues, mixed_rows, race_key
+from solver.games.dalek.race import DalekRace, Position, RaceValues, mixed_rows, race_key
 
 
 def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
@@ -24,8 +24,8 @@ def cache_key(race: DalekRace, engine: str = "cyclic") -> dict:
 
 
 def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache: bool = True,
-               force: bool = False, solving: Solving | None = None, shipped: bool = True
-               ) -> RaceValues:
+               force: bool = False, solving: Solving | None = None, shipped: bool = True,
+               part: Position | None = None) -> RaceValues:
     """Solve the race (float64, or exact rationals on the cyclic engine) as `solving` says (the
     engine, the level engine's checkpoint and runner), reusing the shipped values of this very
     race (unless not `shipped`: they are what a remake replaces) or a cached float solve
@@ -33,6 +33,10 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     in the cache: the checkpoint is its stored solve, read back level by level by the same
     command (every level finished, nothing solved). A solve estimated past the budget is
     refused unless `force` (past the memory limit, always).
+    `part`: a position the caller reads (a --scores position). Where the whole race is neither
+    shipped nor cached and a level solve of it (without a checkpoint) is estimated past the time
+    budget, only the part of the race from that position is solved (`levels.LevelRace.starts`:
+    its values are the whole solve's to the bit) and cached under its own key.
     `progress` is called as the engine reports (cyclic: (done, total); levels: a
     levels.Status)."""
     from solver import cache
@@ -58,9 +62,19 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
         if cached is not None:
             return cached
     if engine == "levels":  # imported here: a cached answer loads no numba
-        from solver.games.dalek.levels import solve_levels
+        from solver import limits
+        from solver.games.dalek.levels import part_key, solve_levels, solve_seconds
 
-        values = solve_levels(race, solving.checkpoint, progress, force, solving.runner)
+        if part is None or solving.checkpoint is not None or \
+                solve_seconds(race) <= limits.budget():
+            part = None
+        else:
+            key = {**key, **part_key(race, part)}
+            if use_cache:
+                cached = cache.in_memory(key, lambda: _read_cached(race, key, engine, part))
+                if cached is not None:
+                    return cached
+        values = solve_levels(race, solving.checkpoint, progress, force, solving.runner, part)
     else:
         values = _solve_cyclic(race, exact, progress, force)
     if use_cache and not exact and solving.checkpoint is None:  # a checkpoint keeps its own
@@ -73,8 +87,10 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     return values
 
 
-def _read_cached(race: DalekRace, key: dict, engine: str) -> RaceValues | None:
-    """The values of the race's solve stored in the disk cache under `key`, or None."""
+def _read_cached(race: DalekRace, key: dict, engine: str, part: Position | None = None
+                 ) -> RaceValues | None:
+    """The values of the race's solve (or of its part from `part`) stored in the disk cache
+    under `key`, or None."""
     from solver import cache
 
     stored = cache.load(key)
@@ -85,7 +101,7 @@ def _read_cached(race: DalekRace, key: dict, engine: str) -> RaceValues | None:
     return RaceValues(race, index, stored["table"], residual=float(stored["residual"]),
                       iterations=int(stored["iterations"]),
                       components=int(stored["components"]), cached=True,
-                      engine=engine, mixed=stored.get("mixed", np.empty((0, 0))))
+                      engine=engine, mixed=stored.get("mixed", np.empty((0, 0))), part=part)
 
 
 def _solve_cyclic(race: DalekRace, exact: bool, progress, force: bool) -> RaceValues:

@@ -226,6 +226,8 @@ def game_summary(values: RaceValues, position: Position | None = None) -> dict:
         summary["mixed"] = values.mixes()
     if values.shipped is not None:
         summary["shipped"] = values.shipped
+    if values.part is not None:  # the solve covered only what follows these scores
+        summary["part"] = list(values.part[0])
     return summary
 
 
