@@ -44,10 +44,7 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     solving = solving or Solving()
     engine = solving.engine
 
-    if engine == "levels" and exact:
-        raise ValueError("the level engine solves in float64 only")
-    if race.tie_break != "first" and (exact or engine == "levels"):
-        raise InputError("only the cyclic engine in float64 breaks ties by another seat")
+    _check_engine(race, exact, engine)
     use_cache = use_cache and not race.seat_locals  # the keys describe optimal seats only
     if use_cache and shipped and not exact:
         from solver.games.dalek import shipped as shipped_values
@@ -61,30 +58,56 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
         cached = cache.in_memory(key, lambda: _read_cached(race, key, engine))
         if cached is not None:
             return cached
-    if engine == "levels":  # imported here: a cached answer loads no numba
-        from solver import limits
-        from solver.games.dalek.levels import part_key, solve_levels, solve_seconds
+    part = _part_to_solve(race, solving, part)
+    if part is not None:
+        from solver.games.dalek.levels import part_key
 
-        if part is None or solving.checkpoint is not None or \
-                solve_seconds(race) <= limits.budget():
-            part = None
-        else:
-            key = {**key, **part_key(race, part)}
-            if use_cache:
-                cached = cache.in_memory(key, lambda: _read_cached(race, key, engine, part))
-                if cached is not None:
-                    return cached
+        key = {**key, **part_key(race, part)}
+        if use_cache:
+            cached = cache.in_memory(key, lambda: _read_cached(race, key, engine, part))
+            if cached is not None:
+                return cached
+    if engine == "levels":  # imported here: a cached answer loads no numba
+        from solver.games.dalek.levels import solve_levels
+
         values = solve_levels(race, solving.checkpoint, progress, force, solving.runner, part)
     else:
         values = _solve_cyclic(race, exact, progress, force)
     if use_cache and not exact and solving.checkpoint is None:  # a checkpoint keeps its own
-        positions, rows = values.stored()
-        cache.store(key, {"positions": positions, "table": values.rows(rows),
-                          "residual": np.array(values.residual),
-                          "iterations": np.array(values.iterations),
-                          "components": np.array(values.components),
-                          **({"mixed": values.mixed} if len(values.mixed) else {})})
+        _store(key, values)
     return values
+
+
+def _check_engine(race: DalekRace, exact: bool, engine: str) -> None:
+    """Refuse what the engine cannot solve."""
+    if engine == "levels" and exact:
+        raise ValueError("the level engine solves in float64 only")
+    if race.tie_break != "first" and (exact or engine == "levels"):
+        raise InputError("only the cyclic engine in float64 breaks ties by another seat")
+
+
+def _part_to_solve(race: DalekRace, solving: Solving, part: Position | None
+                   ) -> Position | None:
+    """`part` where only the part of the race from it is to be solved: on the level engine
+    without a checkpoint, the whole race estimated past the time budget; else None."""
+    if part is None or solving.engine != "levels" or solving.checkpoint is not None:
+        return None
+    from solver import limits
+    from solver.games.dalek.levels import solve_seconds
+
+    return part if solve_seconds(race) > limits.budget() else None
+
+
+def _store(key: dict, values: RaceValues) -> None:
+    """Put a float solve in the disk cache under `key`."""
+    from solver import cache
+
+    positions, rows = values.stored()
+    cache.store(key, {"positions": positions, "table": values.rows(rows),
+                      "residual": np.array(values.residual),
+                      "iterations": np.array(values.iterations),
+                      "components": np.array(values.components),
+                      **({"mixed": values.mixed} if len(values.mixed) else {})})
 
 
 def _read_cached(race: DalekRace, key: dict, engine: str, part: Position | None = None
