@@ -103,11 +103,11 @@ class LevelRace:
         not depend on first guesses), so the sweep starts from it alone."""
         if self.part is None:
             return np.array([self.start()])
-        scores, mover = _arrays(self.part)
-        if final_round(scores[None, :], mover[None], self.target)[0]:
+        if self.race.final_round(*self.part):
+            scores, mover = _arrays(self.part)
             return self.encode(scores[None, :], mover[None])
         held = self.race.held[:self.target]
-        axes = [np.flatnonzero(held[s:]) + s for s in scores.tolist()]
+        axes = [np.flatnonzero(held[s:]) + s for s in self.part[0]]
         grid = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, self.players)
         return (radix_number(grid, self.target)[:, None] * self.players
                 + np.arange(self.players)).ravel()
@@ -308,9 +308,7 @@ def part_key(race: DalekRace, part: Position) -> dict:
     """What names a part of the race in a key: the scores it starts from (every mover's
     part is the same), and the mover too for a final-round position."""
     scores, mover = part
-    if final_round(np.array([scores]), np.array([mover]), race.target)[0]:
-        return {"part": [*scores, mover]}
-    return {"part": list(scores)}
+    return {"part": [*scores, mover] if race.final_round(scores, mover) else list(scores)}
 
 
 def _offsets(players: int, target: int, results: int) -> list[int]:
