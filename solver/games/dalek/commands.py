@@ -108,9 +108,20 @@ def race_options(command):
         no_cache_option,
         *engine_options("dalek", "levels unless --exact, a tie broken by another seat, or a seat "
                                   "that does not play to win; else cyclic"),
+        click.option("--race-file", type=InputPath(), default=None, expose_value=False,
+                     callback=_remember_race_file,
+                     help="Answer from this race file (`dalek race-file` writes one) instead "
+                          "of solving: it must hold exactly this race (rules, players, target, "
+                          "tie value, engine), else the command is refused."),
     ]):
         command = option(command)
     return command
+
+
+def _remember_race_file(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """--race-file is read where the race is solved (`engine_for`), as the engine options."""
+    ctx.meta["dalek.race_file"] = None if value is None else Path(value)
+    ctx.meta.setdefault("unexposed", {})[param.name] = value  # for command_line
 
 
 class PolicyName(click.ParamType):
@@ -171,10 +182,14 @@ def _race_position(rules: Rules, scores: tuple[int, ...], seat: int, players: in
 
 
 def engine_for(race: DalekRace, exact: bool) -> Solving:
-    """How to solve this race as the command line asks (--engine, --checkpoint, --ray): auto
-    is the level engine (the faster one) for seats that all play to win, in float64, with ties
-    broken as it breaks them."""
-    return solving("dalek", exact, not race.seat_locals and race.tie_break == "first")
+    """How to solve this race as the command line asks (--engine, --checkpoint, --ray,
+    --race-file): auto is the level engine (the faster one) for seats that all play to win, in
+    float64, with ties broken as it breaks them."""
+    how = solving("dalek", exact, not race.seat_locals and race.tie_break == "first")
+    file = click.get_current_context().meta.get("dalek.race_file")
+    if file is not None and how.checkpoint is not None:
+        raise InputError("--race-file answers from the file, solving nothing: drop --checkpoint")
+    return replace(how, values=file)
 
 
 def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool,
@@ -189,9 +204,10 @@ def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: boo
 
 
 def shipped_text(made: dict) -> str:
-    """Where values read from the package's shipped solve came from, for people."""
-    return f"read from the solve shipped with the package (solved {made['date']}, commit " \
-           f"{made['commit'][:12]})"
+    """Where values read from the package's shipped solve (or a race file) came from."""
+    where = f"race file {made['file']}" if "file" in made else "the solve shipped with the package"
+    commit = made["commit"][:12] + made["commit"][40:]  # a full hash, then what made_now adds
+    return f"read from {where} (solved {made['date']}, commit {commit})"
 
 
 def _timings(clock: float, cached: bool) -> dict:
@@ -503,6 +519,36 @@ def _race_table(rules, force, players, target, tie_value, quiet, no_cache, out, 
         data["shipped"] = values.shipped
         text += f"; values {shipped_text(values.shipped)}"
     return data, text, values.cached, folder, manifest
+
+
+@dalek.command("race-file")
+@rules_options
+@race_options
+@click.option("--out", required=True, type=OutputPath(),
+              help="The file to write (checked before any solve).")
+@json_option
+def race_file_command(rules, force, players, target, tie_value, quiet, no_cache, out,
+                      as_json) -> None:
+    """Write a solved race's values as one file that --race-file reads back.
+
+    Every seat's values at every position, and where play mixes, in the format the package
+    ships its races in: a race that takes hours to solve (4 players to 60) answers at once from
+    the file, on any machine and whatever code reads it, for exactly the race it holds. The
+    race is solved first as `dalek game` solves it (or read from the cache, a --checkpoint,
+    a shipped solve)."""
+    from solver.games.dalek import shipped
+    from solver.games.dalek.shipping import made_now
+
+    clock = time.perf_counter()
+    race = _race(rules, players or 2, target, tie_value, force)
+    values = solved(race, False, quiet, no_cache, force)
+    size = shipped.write(values, Path(out), made_now())
+    summary = {"rules": dalek_report.race_data(race), "file": out, "bytes": size,
+               "positions": len(values.index), "engine": values.engine,
+               "residual": values.residual, "timings": _timings(clock, values.cached)}
+    emit(summary, f"wrote {out}: {len(values.index):,} positions of the {race.players}-player "
+                  f"race to {race.target} ({values.engine} engine, residual "
+                  f"{values.residual:.2e}), {size:,} bytes", as_json)
 
 
 def _folder(out: str | None, default: str) -> Path:

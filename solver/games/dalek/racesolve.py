@@ -6,6 +6,8 @@ import the race without the race importing it back."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from solver.engine.solving import Solving
@@ -29,10 +31,11 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     """Solve the race (float64, or exact rationals on the cyclic engine) as `solving` says (the
     engine, the level engine's checkpoint and runner), reusing the shipped values of this very
     race (unless not `shipped`: they are what a remake replaces) or a cached float solve
-    (`use_cache` False: neither, a solve again). A level solve with a checkpoint is not put
-    in the cache: the checkpoint is its stored solve, read back level by level by the same
-    command (every level finished, nothing solved). A solve estimated past the budget is
-    refused unless `force` (past the memory limit, always).
+    (`use_cache` False: neither, a solve again); where `solving` names a race file, its values
+    (for exactly this race and engine; any other refused) and nothing else. A level solve
+    with a checkpoint is not put in the cache: the checkpoint is its stored solve, read back
+    level by level by the same command (every level finished, nothing solved). A solve
+    estimated past the budget is refused unless `force` (past the memory limit, always).
     `part`: a position the caller reads (a --scores position). Where the whole race is neither
     shipped nor cached and a level solve of it (without a checkpoint) is estimated past the time
     budget, only the part of the race from that position is solved (`levels.LevelRace.starts`:
@@ -45,6 +48,8 @@ def solve_race(race: DalekRace, *, exact: bool = False, progress=None, use_cache
     engine = solving.engine
 
     _check_engine(race, exact, engine)
+    if solving.values is not None:
+        return _from_file(race, exact, solving.values, engine)
     use_cache = use_cache and not race.seat_locals  # the keys describe optimal seats only
     if use_cache and shipped and not exact:
         from solver.games.dalek import shipped as shipped_values
@@ -84,6 +89,15 @@ def _check_engine(race: DalekRace, exact: bool, engine: str) -> None:
         raise ValueError("the level engine solves in float64 only")
     if race.tie_break != "first" and (exact or engine == "levels"):
         raise InputError("only the cyclic engine in float64 breaks ties by another seat")
+
+
+def _from_file(race: DalekRace, exact: bool, file: Path, engine: str) -> RaceValues:
+    """The race's values read from a race file written for exactly this race and engine."""
+    from solver.games.dalek import shipped
+
+    if exact:
+        raise InputError("a race file holds float64 values: drop --exact")
+    return shipped.load(file, race, engine)
 
 
 def _part_to_solve(race: DalekRace, solving: Solving, part: Position | None

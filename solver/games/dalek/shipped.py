@@ -18,6 +18,11 @@ bisection and no dictionary is built; a block is unpacked when a row of it is fi
 (`ShippedTable`), so a query unpacks the few blocks its position and its turn reach, not the
 whole table.
 `python -m solver.games.dalek.shipping [PLAYERS ...]` remakes the files (docs/developing.md).
+
+A race file (`dice-solver dalek race-file --out FILE`, read back by `--race-file FILE`) is the
+same format outside the package: a race too long to ship or to solve again (4 players to 60:
+hours of both cores) answered from the file a solve wrote, whatever the code that reads it,
+for exactly the race its key names (`load` refuses any other in one line).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.games.dalek.race import (
     DalekRace,
     Position,
@@ -97,18 +103,16 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     from solver.tables import atomic_write
 
     race = values.race
-    positions, rows = values.stored()
-    base = len(race.held)
-    keys = numbers(positions[:, :-1], positions[:, -1], base)
-    order = np.argsort(keys, kind="stable")
-    table = np.ascontiguousarray(values.rows(rows[order]), dtype="<f8")  # (positions, metrics)
+    keys, rows = _sorted_rows(values, base_of(race))
+    table = values.table.take(rows) if not isinstance(values.table, np.ndarray) else \
+        values.table[rows].T  # (metrics, positions): each level of a checkpoint read once
     mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
     streams = [zlib.compress(data, LEVEL) for data in (
-        np.diff(keys[order], prepend=0).astype("<i8").tobytes(), mixed.tobytes(),
-        *(plane.tobytes() for start in range(0, len(table), BLOCK)
-          for plane in _planes(table[start:start + BLOCK])))]
-    about = {"key": race_key(race, values.engine), "base": base,
-             "metrics": int(table.shape[1]), "mixed": list(mixed.shape), "block": BLOCK,
+        np.diff(keys, prepend=0).astype("<i8").tobytes(), mixed.tobytes(),
+        *(plane.tobytes() for start in range(0, len(rows), BLOCK)
+          for plane in _planes(table[:, start:start + BLOCK])))]
+    about = {"key": race_key(race, values.engine), "base": base_of(race),
+             "metrics": int(table.shape[0]), "mixed": list(mixed.shape), "block": BLOCK,
              "solve": {"engine": values.engine, "residual": values.residual,
                        "iterations": values.iterations, "components": values.components,
                        **made},
@@ -118,10 +122,34 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     return len(data)
 
 
-def _planes(rows: np.ndarray) -> np.ndarray:
-    """The eight byte planes of a block of rows of float64 metrics, metric by metric: plane b
-    holds byte b of every value."""
-    return np.ascontiguousarray(rows.T).view(np.uint8).reshape(-1, 8).T
+def base_of(race: DalekRace) -> int:
+    """The radix of the positions' numbers: one more than the highest score a seat holds."""
+    return len(race.held)
+
+
+def _sorted_rows(values: RaceValues, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """(numbers, rows of the table) of every position, by increasing number. The level
+    engine's index (levels.PositionIndex) gives its positions as arrays, a chunk at a time: a
+    race of tens of millions of positions never becomes a list of Python tuples."""
+    from solver.games.dalek.levels import PositionIndex
+
+    if isinstance(values.index, PositionIndex):
+        rows = np.flatnonzero(values.index.reachable)
+        keys = np.empty(len(rows), dtype=np.int64)
+        for start in range(0, len(rows), BLOCK * 64):
+            scores, movers = values.index.game.decode(rows[start:start + BLOCK * 64])
+            keys[start:start + len(movers)] = numbers(scores, movers, base)
+    else:
+        positions, rows = values.stored()
+        keys = numbers(positions[:, :-1], positions[:, -1], base)
+    order = np.argsort(keys, kind="stable")
+    return keys[order], rows[order]
+
+
+def _planes(block: np.ndarray) -> np.ndarray:
+    """The eight byte planes of a block of float64 metrics (metrics, rows), metric by metric:
+    plane b holds byte b of every value."""
+    return np.ascontiguousarray(block, dtype="<f8").view(np.uint8).reshape(-1, 8).T
 
 
 class ShippedTable:
@@ -163,13 +191,65 @@ def read(race: DalekRace, engine: str) -> RaceValues | None:
     read: only the blocks of values a query reads are unpacked."""
     try:
         with path(race.players, race.target).open("rb") as handle:
-            about = _about(handle.readline(), handle.readline(), race, engine)
-            if about is None:
+            about = _about(handle.readline(), handle.readline())
+            if about is None or about["key"] != race_key(race, engine):
                 return None
-            body = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
-            first = handle.tell()
+            return _values(handle, about, race)
     except OSError:
         return None
+
+
+def load(file: Path, race: DalekRace, engine: str) -> RaceValues:
+    """The values of a race file (`write` outside the package) for exactly this race on this
+    engine; anything else is refused in one line (InputError) that says what differs."""
+    try:
+        with file.open("rb") as handle:
+            about = _about(handle.readline(), handle.readline(2**20))
+            if about is None:
+                raise InputError(f"{file} is not a race file of dice-solver (dice-solver dalek "
+                                 "race-file writes them)")
+            wanted = race_key(race, engine)
+            if about["key"] != wanted:
+                raise InputError(f"{file} holds the values of another race "
+                                 f"({_difference(about['key'], wanted)})")
+            values = _checked_values(handle, about, race, file)
+    except OSError as error:
+        raise InputError(f"cannot read race file {file}: {error.strerror or error}") from None
+    assert values.shipped is not None  # `_values` says which solve made them
+    values.shipped["file"] = str(file)
+    return values
+
+
+def _checked_values(handle, about: dict, race: DalekRace, file: Path) -> RaceValues:
+    """`_values` of a file that is whole (its streams fill it to its last byte), or refused."""
+    try:
+        if handle.tell() + sum(about["streams"]) != file.stat().st_size:
+            raise ValueError("cut short or added to")
+        return _values(handle, about, race)
+    except (ValueError, KeyError, TypeError, zlib.error) as error:
+        raise InputError(f"race file {file} is damaged ({error}): write it again") from None
+
+
+def _difference(stored: dict, wanted: dict) -> str:
+    """The first field of a race's key that differs, as a person reads it."""
+    for name in sorted(set(stored) | set(wanted)):
+        if stored.get(name) != wanted.get(name):
+            return f"{name} {_shown(name, stored.get(name))}, not " \
+                   f"{_shown(name, wanted.get(name))}"
+    return "the same key"  # not reached: the keys differ
+
+
+def _shown(name: str, value: object) -> str:
+    """A key's field as a person reads it: the cyclic engine's key names no engine."""
+    text = ("cyclic" if name == "engine" else "none") if value is None else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _values(handle, about: dict, race: DalekRace) -> RaceValues:
+    """The RaceValues of an open file whose header `about` was read: mapped, its keys and
+    mixes unpacked, its blocks of values unpacked when first read."""
+    body = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+    first = handle.tell()
     ends = (first + np.cumsum(about["streams"])).tolist()
     streams = [(end - length, end) for length, end in zip(about["streams"], ends)]
     unpack = [zlib.decompress(body[start:end]) for start, end in streams[:2]]
@@ -188,14 +268,18 @@ def has(race: DalekRace, engine: str) -> bool:
     """A shipped file answers exactly this race (its header read, not its values)."""
     try:
         with path(race.players, race.target).open("rb") as handle:
-            return _about(handle.readline(), handle.readline(), race, engine) is not None
+            about = _about(handle.readline(), handle.readline())
+            return about is not None and about["key"] == race_key(race, engine)
     except OSError:
         return False
 
 
-def _about(magic: bytes, line: bytes, race: DalekRace, engine: str) -> dict | None:
-    """A shipped file's header (its first two lines) where it answers exactly this race."""
+def _about(magic: bytes, line: bytes) -> dict | None:
+    """A values file's header (its first two lines), or None if it is not one."""
     if magic != MAGIC:
         return None
-    about = json.loads(line)
-    return about if about["key"] == race_key(race, engine) else None
+    try:
+        about = json.loads(line)
+    except ValueError:
+        return None
+    return about if isinstance(about, dict) and isinstance(about.get("key"), dict) else None
