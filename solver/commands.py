@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -140,12 +141,7 @@ ENGINES = ("auto", "cyclic", "levels")
 def engine_options(game: str, auto: str) -> list:
     """--engine and --checkpoint for a game both engines solve (`auto` says what auto picks).
     They are read where the game is solved (`solving`), not by every command that solves one."""
-
-    def remember(ctx: click.Context, param: click.Parameter, value):
-        ctx.meta[f"{game}.{param.name}"] = value
-        ctx.meta.setdefault("unexposed", {})[param.name] = value  # for command_line
-        return value
-
+    remember = remembered(game)
     return [
         click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
                      expose_value=False, callback=remember,
@@ -162,6 +158,18 @@ def engine_options(game: str, auto: str) -> list:
                           "it answers by reading it back, solving nothing."),
         *ray_options(remember),
     ]
+
+
+def remembered(game: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback that keeps an option not passed to the command (expose_value=False) where
+    the game's solve reads it, `ctx.meta["<game>.<name>"]`, and for `command_line`."""
+
+    def remember(ctx: click.Context, param: click.Parameter, value):
+        ctx.meta[f"{game}.{param.name}"] = value
+        ctx.meta.setdefault("unexposed", {})[param.name] = value  # for command_line
+        return value
+
+    return remember
 
 
 def ray_options(remember) -> list:

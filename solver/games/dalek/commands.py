@@ -24,6 +24,7 @@ from solver.commands import (
     engine_options,
     json_option,
     no_cache_option,
+    remembered,
     solving,
     table,
 )
@@ -109,19 +110,13 @@ def race_options(command):
         *engine_options("dalek", "levels unless --exact, a tie broken by another seat, or a seat "
                                   "that does not play to win; else cyclic"),
         click.option("--race-file", type=InputPath(), default=None, expose_value=False,
-                     callback=_remember_race_file,
+                     callback=remembered("dalek"),
                      help="Answer from this race file (`dalek race-file` writes one) instead "
                           "of solving: it must hold exactly this race (rules, players, target, "
                           "tie value, engine), else the command is refused."),
     ]):
         command = option(command)
     return command
-
-
-def _remember_race_file(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """--race-file is read where the race is solved (`engine_for`), as the engine options."""
-    ctx.meta["dalek.race_file"] = None if value is None else Path(value)
-    ctx.meta.setdefault("unexposed", {})[param.name] = value  # for command_line
 
 
 class PolicyName(click.ParamType):
@@ -189,7 +184,7 @@ def engine_for(race: DalekRace, exact: bool) -> Solving:
     file = click.get_current_context().meta.get("dalek.race_file")
     if file is not None and how.checkpoint is not None:
         raise InputError("--race-file answers from the file, solving nothing: drop --checkpoint")
-    return replace(how, values=file)
+    return replace(how, values=None if file is None else Path(file))
 
 
 def solved(race: DalekRace, exact: bool, quiet: bool, no_cache: bool, force: bool,

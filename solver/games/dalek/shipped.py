@@ -103,15 +103,15 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     from solver.tables import atomic_write
 
     race = values.race
-    keys, rows = _sorted_rows(values, base_of(race))
-    table = values.table.take(rows) if not isinstance(values.table, np.ndarray) else \
-        values.table[rows].T  # (metrics, positions): each level of a checkpoint read once
+    base = len(race.held)
+    keys, rows = _sorted_rows(values, base)
+    table = values.rows(rows).T  # (metrics, positions): each level of a checkpoint read once
     mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
     streams = [zlib.compress(data, LEVEL) for data in (
         np.diff(keys, prepend=0).astype("<i8").tobytes(), mixed.tobytes(),
         *(plane.tobytes() for start in range(0, len(rows), BLOCK)
           for plane in _planes(table[:, start:start + BLOCK])))]
-    about = {"key": race_key(race, values.engine), "base": base_of(race),
+    about = {"key": race_key(race, values.engine), "base": base,
              "metrics": int(table.shape[0]), "mixed": list(mixed.shape), "block": BLOCK,
              "solve": {"engine": values.engine, "residual": values.residual,
                        "iterations": values.iterations, "components": values.components,
@@ -122,22 +122,18 @@ def write(values: RaceValues, file: Path, made: dict) -> int:
     return len(data)
 
 
-def base_of(race: DalekRace) -> int:
-    """The radix of the positions' numbers: one more than the highest score a seat holds."""
-    return len(race.held)
-
-
 def _sorted_rows(values: RaceValues, base: int) -> tuple[np.ndarray, np.ndarray]:
     """(numbers, rows of the table) of every position, by increasing number. The level
     engine's index (levels.PositionIndex) gives its positions as arrays, a chunk at a time: a
     race of tens of millions of positions never becomes a list of Python tuples."""
+    from solver.engine.levels import CHUNK
     from solver.games.dalek.levels import PositionIndex
 
     if isinstance(values.index, PositionIndex):
         rows = np.flatnonzero(values.index.reachable)
         keys = np.empty(len(rows), dtype=np.int64)
-        for start in range(0, len(rows), BLOCK * 64):
-            scores, movers = values.index.game.decode(rows[start:start + BLOCK * 64])
+        for start in range(0, len(rows), CHUNK):
+            scores, movers = values.index.game.decode(rows[start:start + CHUNK])
             keys[start:start + len(movers)] = numbers(scores, movers, base)
     else:
         positions, rows = values.stored()
@@ -191,10 +187,8 @@ def read(race: DalekRace, engine: str) -> RaceValues | None:
     read: only the blocks of values a query reads are unpacked."""
     try:
         with path(race.players, race.target).open("rb") as handle:
-            about = _about(handle.readline(), handle.readline())
-            if about is None or about["key"] != race_key(race, engine):
-                return None
-            return _values(handle, about, race)
+            about = _shipped_about(handle, race, engine)
+            return None if about is None else _values(handle, about, race)
     except OSError:
         return None
 
@@ -268,10 +262,15 @@ def has(race: DalekRace, engine: str) -> bool:
     """A shipped file answers exactly this race (its header read, not its values)."""
     try:
         with path(race.players, race.target).open("rb") as handle:
-            about = _about(handle.readline(), handle.readline())
-            return about is not None and about["key"] == race_key(race, engine)
+            return _shipped_about(handle, race, engine) is not None
     except OSError:
         return False
+
+
+def _shipped_about(handle, race: DalekRace, engine: str) -> dict | None:
+    """The header of an open shipped file where it answers exactly this race, else None."""
+    about = _about(handle.readline(), handle.readline())
+    return about if about is not None and about["key"] == race_key(race, engine) else None
 
 
 def _about(magic: bytes, line: bytes) -> dict | None:
