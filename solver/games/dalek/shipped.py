@@ -85,9 +85,30 @@ class ShippedIndex(Mapping):
         return row
 
     def __iter__(self) -> Iterator[Position]:
-        rest, movers = np.divmod(self.numbers, self.players)
-        seats = radix_digits(rest, self.base, self.players)
+        seats, movers = self._decoded(self.numbers)
         yield from ((tuple(s), m) for s, m in zip(seats.tolist(), movers.tolist()))
+
+    def _decoded(self, numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(scores by seat, movers) of these numbers (`numbers` undone)."""
+        rest, movers = np.divmod(numbers, self.players)
+        return radix_digits(rest, self.base, self.players), movers
+
+    def in_table_order(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(rows, scores by seat, movers) of every position in the race tables' order (score
+        sum, then the scores seat by seat, then the mover), a score sum at a time, as the level
+        engine's index gives them (RaceValues.in_table_order): the rows are in order of number,
+        which is that of the scores and then the mover, so a stable sort by score sum is the
+        tables' order. A race of tens of millions of positions never becomes Python tuples."""
+        step = 1 << 20  # positions decoded at a time (tens of MB)
+        sums = np.concatenate([np.empty(0, dtype=np.int64), *(
+            self._decoded(self.numbers[start:start + step])[0].sum(axis=1)
+            for start in range(0, len(self.numbers), step))])
+        order = np.argsort(sums, kind="stable")
+        bounds = np.searchsorted(sums[order], np.arange(int(sums.max(initial=0)) + 2))
+        for start, end in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            if end > start:
+                rows = order[start:end]
+                yield (rows, *self._decoded(self.numbers[rows]))
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -100,26 +121,33 @@ class ShippedIndex(Mapping):
 def write(values: RaceValues, file: Path, made: dict) -> int:
     """Write the solved race's values (every metric at every position, and the mixes) as a
     shipped file; `made` says which solve made them (date, commit). Returns the file's bytes."""
-    from solver.tables import atomic_write
+    from solver.tables import atomic_file
 
     race = values.race
-    base = len(race.held)
-    keys, rows = _sorted_rows(values, base)
-    table = values.rows(rows).T  # (metrics, positions): each level of a checkpoint read once
     mixed = np.ascontiguousarray(values.mixed, dtype="<f8")
-    streams = [zlib.compress(data, LEVEL) for data in (
-        np.diff(keys, prepend=0).astype("<i8").tobytes(), mixed.tobytes(),
-        *(plane.tobytes() for start in range(0, len(rows), BLOCK)
-          for plane in _planes(table[:, start:start + BLOCK])))]
-    about = {"key": race_key(race, values.engine), "base": base,
-             "metrics": int(table.shape[0]), "mixed": list(mixed.shape), "block": BLOCK,
+    streams = _streams(values, len(race.held), mixed)
+    about = {"key": race_key(race, values.engine), "base": len(race.held),
+             "metrics": race.metrics, "mixed": list(mixed.shape), "block": BLOCK,
              "solve": {"engine": values.engine, "residual": values.residual,
                        "iterations": values.iterations, "components": values.components,
                        **made},
              "streams": [len(s) for s in streams]}
-    data = MAGIC + json.dumps(about, sort_keys=True).encode() + b"\n" + b"".join(streams)
-    atomic_write(file, data)
-    return len(data)
+    head = MAGIC + json.dumps(about, sort_keys=True).encode() + b"\n"
+    with atomic_file(file) as handle:  # a stream at a time: never the file whole in memory
+        for data in (head, *streams):
+            handle.write(data)
+    return len(head) + sum(about["streams"])
+
+
+def _streams(values: RaceValues, base: int, mixed: np.ndarray) -> list[bytes]:
+    """The file's zlib streams: the positions' numbers, the mixes, the blocks' planes. The
+    values sit whole in memory only here (4 players to 60: 5.5 GB), their streams beside them."""
+    keys, rows = _sorted_rows(values, base)
+    table = values.rows(rows).T  # (metrics, positions): each level of a checkpoint read once
+    return [zlib.compress(data, LEVEL) for data in (
+        np.diff(keys, prepend=0).astype("<i8").tobytes(), mixed.tobytes(),
+        *(plane.tobytes() for start in range(0, len(rows), BLOCK)
+          for plane in _planes(table[:, start:start + BLOCK])))]
 
 
 def _sorted_rows(values: RaceValues, base: int) -> tuple[np.ndarray, np.ndarray]:
@@ -174,9 +202,9 @@ class ShippedTable:
         reach unpacked once."""
         rows = np.asarray(rows, dtype=np.int64)
         found = np.empty((self.metrics, len(rows)))
-        numbers = rows // self.block
-        for number in np.unique(numbers).tolist():
-            chosen = numbers == number
+        order = np.argsort(rows // self.block, kind="stable")  # the rows block by block
+        blocks, starts = np.unique(rows[order] // self.block, return_index=True)
+        for number, chosen in zip(blocks.tolist(), np.split(order, starts[1:])):
             found[:, chosen] = self._unpacked(number)[:, rows[chosen] - number * self.block]
         return found
 
