@@ -17,9 +17,11 @@ import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
+
+import numpy as np
 
 SEPARATORS = (",", ":")  # compact JSON: no spaces
 FORMATS = ("csv", "parquet")  # what write_table writes: CSV and JSON, or Parquet
@@ -163,6 +165,53 @@ def write_table(directory: Path, name: str, header: Sequence[str],
     return paths
 
 
+def write_blocks(directory: Path, name: str, header: Sequence[str],
+                 blocks: Iterable[Sequence[np.ndarray]], form: str = "csv") -> list[Path]:
+    """`write_table`'s files from blocks of columns (NumPy arrays of integers or float64, a
+    block's columns of one length), for tables of tens of millions of rows: Parquet takes the
+    arrays as they are, no row built in Python; CSV and JSON take rows with every float as its
+    repr text, as `write_table`'s callers give floats. The same bytes as `write_table` on
+    those rows (but for a Parquet file of no rows, whose columns the arrays type)."""
+    if form != "parquet":
+        return write_table(directory, name, header, _rows(blocks), form=form)
+    directory.mkdir(exist_ok=True)
+    blocks = iter(blocks)
+    first = next(blocks, None)
+    if first is None:  # no arrays to type the columns: as the rows path types none
+        return [write_parquet(directory / f"{name}.parquet", header, ())]
+    import pyarrow as pa
+
+    schema = pa.schema([(column, pa.float64() if values.dtype.kind == "f" else pa.int64())
+                        for column, values in zip(header, first)])
+    path = directory / f"{name}.parquet"
+    return [_parquet(path, schema, _regrouped(chain([first], blocks)))]
+
+
+def _rows(blocks: Iterable[Sequence[np.ndarray]]) -> Iterator[tuple]:
+    """The rows of blocks of columns, floats as their repr text (exact)."""
+    for block in blocks:
+        yield from zip(*(column.tolist() if column.dtype.kind != "f" else
+                         [repr(v) for v in column.tolist()] for column in block))
+
+
+def _regrouped(blocks: Iterable[Sequence[np.ndarray]]) -> Iterator[list[np.ndarray]]:
+    """Blocks of columns as row groups of BATCH rows (the last one shorter), the groups the
+    rows path writes: the same file."""
+    pending: list[Sequence[np.ndarray]] = []
+    count = 0
+    for block in blocks:
+        pending.append(block)
+        count += len(block[0])
+        if count >= BATCH:
+            joined = [np.concatenate(parts) for parts in zip(*pending)]
+            full = count - count % BATCH
+            for start in range(0, full, BATCH):
+                yield [column[start:start + BATCH] for column in joined]
+            pending, count = [[column[full:] for column in joined]], count - full
+    if count:
+        yield [np.concatenate(parts) for parts in zip(*pending)]
+
+
 def check_parquet() -> None:
     """Raise ValueError (the reason, for one line) where Parquet cannot be written: pyarrow,
     an optional extra, is not installed."""
@@ -180,20 +229,33 @@ def write_parquet(path: Path, header: Sequence[str], rows: Iterable[Sequence[obj
     for bit; other text stays text. No time is written, so the bytes depend on the rows and
     the pyarrow version (its name is in the file) only."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     rows = iter(rows)
     batch = list(islice(rows, BATCH))
     schema = pa.schema([(column, _arrow_type(pa, [row[k] for row in batch]))
                         for k, column in enumerate(header)])
+
+    def batches() -> Iterator[list[list]]:
+        nonlocal batch
+        while batch:
+            yield [_typed(field.type, pa, [row[k] for row in batch])
+                   for k, field in enumerate(schema)]
+            batch = list(islice(rows, BATCH))
+
+    return _parquet(path, schema, batches())
+
+
+def _parquet(path: Path, schema: Any, batches: Iterable[Sequence]) -> Path:
+    """A Parquet file (zstd) of these batches of columns, a row group each."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     with atomic_file(path) as handle, pq.ParquetWriter(handle, schema, compression="zstd",
                                                        write_statistics=True) as writer:
-        while batch:
-            columns = [[row[k] for row in batch] for k in range(len(header))]
-            writer.write_table(pa.table([pa.array(_typed(field.type, pa, values), field.type)
+        for columns in batches:
+            writer.write_table(pa.table([pa.array(values, field.type)
                                          for field, values in zip(schema, columns)],
                                         schema=schema))
-            batch = list(islice(rows, BATCH))
     return path
 
 
@@ -219,7 +281,12 @@ def _arrow_type(pa: Any, values: list) -> Any:
 
 
 def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The file's SHA-256, read a piece at a time (a table can be gigabytes)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for piece in iter(lambda: handle.read(1 << 24), b""):
+            digest.update(piece)
+    return digest.hexdigest()
 
 
 def write_manifest(directory: Path, files: Sequence[Path], command: str,

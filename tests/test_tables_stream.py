@@ -11,9 +11,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from solver.tables import write_csv, write_json, write_table
+from solver.tables import BATCH, write_blocks, write_csv, write_json, write_table
 
 HEADER = ["seat", "name", "value", "note"]
 
@@ -69,3 +70,51 @@ def test_a_failure_part_way_leaves_the_old_files(tmp_path: Path) -> None:
         write_table(tmp_path, "policy", HEADER, broken())
     assert [p.read_bytes() for p in old] == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["policy.csv", "policy.json"]
+
+
+def blocks(sizes: list[int]) -> Iterator[list[np.ndarray]]:
+    """Blocks of columns (ints, floats whose reprs are long, short and exponents) of these
+    sizes, empty ones and ones larger than a Parquet batch among them."""
+    start = 0
+    for size in sizes:
+        k = np.arange(start, start + size, dtype=np.int64)
+        yield [k, k % 3, k / 7 + 1e-300 * (k % 3), (k % 5) * 0.5]
+        start += size
+
+
+COLUMNS = ["k", "kind", "value", "half"]
+SIZES = [0, 5, 2 * BATCH + 17, 0, BATCH - 22, 3, BATCH]  # groups cut across blocks, and within
+
+
+def as_rows(sizes: list[int]) -> Iterator[tuple]:
+    """The rows `write_blocks` stands for: the floats as their repr text."""
+    for block in blocks(sizes):
+        for k, kind, value, half in zip(*(column.tolist() for column in block)):
+            yield k, kind, repr(value), repr(half)
+
+
+@pytest.mark.parametrize("sizes", [SIZES, [], [0, 0]])
+def test_blocks_of_columns_write_the_rows_bytes(tmp_path: Path, sizes: list[int]) -> None:
+    made = write_blocks(tmp_path / "blocks", "t", COLUMNS, blocks(sizes))
+    wanted = write_table(tmp_path / "rows", "t", COLUMNS, as_rows(sizes))
+    assert [p.read_bytes() for p in made] == [p.read_bytes() for p in wanted]
+
+
+@pytest.mark.parametrize("sizes", [SIZES, []])
+def test_blocks_of_columns_write_the_rows_parquet(tmp_path: Path, sizes: list[int]) -> None:
+    """Parquet from the arrays as they are: the same file, row groups and all, as from the
+    rows (floats as text, read back to the same bits)."""
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow (the parquet extra) missing")
+    made, = write_blocks(tmp_path / "blocks", "t", COLUMNS, blocks(sizes), form="parquet")
+    wanted, = write_table(tmp_path / "rows", "t", COLUMNS, as_rows(sizes), form="parquet")
+    assert made.read_bytes() == wanted.read_bytes()
+    assert pq.ParquetFile(made).metadata.num_row_groups == -(-sum(sizes) // BATCH)
+
+
+def test_empty_blocks_keep_their_columns_types(tmp_path: Path) -> None:
+    """No rows, but arrays: their types, where rows alone would give none (int64 throughout)."""
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow (the parquet extra) missing")
+    made, = write_blocks(tmp_path, "t", COLUMNS, blocks([0, 0]), form="parquet")
+    table = pq.read_table(made)
+    assert table.num_rows == 0
+    assert [str(kind) for kind in table.schema.types] == ["int64", "int64", "double", "double"]

@@ -24,7 +24,7 @@ from solver.games.dalek.turn import (
     solve_points,
 )
 from solver.games.dalek.typed import format_faces
-from solver.tables import write_manifest, write_table
+from solver.tables import write_blocks, write_manifest, write_table
 
 if TYPE_CHECKING:  # the race (and its engine) is imported where a race is answered
     from solver.games.dalek.race import DalekRace, Position, RaceValues
@@ -344,30 +344,26 @@ def write_race_tables(values: RaceValues, out: Path, command: str, with_contrast
     seats = range(race.players)
     regrets: list[np.ndarray] = []  # per block, with the contrast
 
-    def rows():  # a block at a time, as the files take them: the positions of a score sum
-        # (level engine) or all (others); with a checkpoint no whole table sits in memory
+    def blocks():  # columns a block at a time, as the files take them: the positions of a
+        # score sum (level engine, race files) or all (others); no whole table in memory
         for scores, movers, table in values.in_table_order():
-            positions = list(zip(map(tuple, scores.tolist()), movers.tolist()))
-            compared: list[tuple] = [()] * len(positions)
+            each = np.arange(len(movers))
+            columns = [*scores.T, movers + 1, race.final_round(scores, movers).astype(np.int64),
+                       table[each, metric.value(movers)], table[each, metric.win(movers)],
+                       *(table[:, metric.value(s)] for s in seats),
+                       *(table[:, metric.win(s)] for s in seats)]
             if with_contrast:
-                measures = contrast(values, positions)
-                regrets.append(measures[:, 0] - measures[:, 1])
-                compared = [(repr(points_play), repr(best - points_play), repr(expected),
-                             repr(p_zero))
-                            for best, points_play, expected, p_zero in measures.tolist()]
-            finals = race.final_round(scores, movers).tolist()
-            for (seat_scores, mover), final, more, row in zip(positions, finals, compared,
-                                                              table.tolist()):
-                yield (*seat_scores, mover + 1, int(final),
-                       repr(row[metric.value(mover)]), repr(row[metric.win(mover)]),
-                       *(repr(row[metric.value(s)]) for s in seats),
-                       *(repr(row[metric.win(s)]) for s in seats), *more)
+                positions = list(zip(map(tuple, scores.tolist()), movers.tolist()))
+                best, points_play, expected, p_zero = contrast(values, positions).T
+                regrets.append(best - points_play)
+                columns += [points_play, best - points_play, expected, p_zero]
+            yield columns
 
     header = [f"score_{s + 1}" for s in seats] + ["mover", "final_round", "value", "p_win"] + [
         f"value_{s + 1}" for s in seats] + [f"p_win_{s + 1}" for s in seats]
     if with_contrast:
         header += ["value_points_turn", "regret", "expected_points", "p_zero"]
-    files = write_table(out, "race_positions", header, rows(), form=form)
+    files = write_blocks(out, "race_positions", header, blocks(), form=form)
     summary = {"positions": len(values.index), "residual": values.residual,
                "value_first_seat": float(values.values(race.start())[metric.value(0)])}
     if left_out is not None:
