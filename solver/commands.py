@@ -153,7 +153,8 @@ def engine_options(game: str, auto: str) -> list:
                      help="Folder for the level engine's finished levels (made if missing), or "
                           "a URL on shared storage (s3://, gs://, file://...: needs pip install "
                           "'dice-solver[cloud]' and the storage's package): the same command run "
-                          "again resumes after the last one. It is the solve's stored answer "
+                          "again resumes after the last one (estimated, and held to the time "
+                          "budget, on the levels left). It is the solve's stored answer "
                           "(nothing goes in the cache): once finished, the same command with "
                           "it answers by reading it back, solving nothing."),
         *ray_options(remember),

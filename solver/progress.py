@@ -22,8 +22,12 @@ if TYPE_CHECKING:
 
 EVERY = 30.0  # seconds between lines without a terminal, and before the first
 REDRAW = 0.5  # seconds between redraws on a terminal
-WINDOW = 300.0  # seconds of history behind the rate: positions of the final round cost less
-# than the others, so the rate since the start would promise too much
+WINDOW = 300.0  # seconds of history behind the rate at least: positions of the final round
+# cost less than the others, so the rate since the start would promise too much
+SHARE = 0.5  # and at least this share of the time since the start: a solve of hours moves in
+# levels and chunks of minutes whose rates differ by 3 times. Replayed on 2.4-2.6 h of the
+# 4-player race to 60's logged progress (docs/results.md), the time left after the first quarter
+# ranged 11.7-52.6 h with 5 minutes, 11.9-41.3 h with a quarter, 13.4-23.6 h with a half
 BAR = 20  # characters of the bar
 
 
@@ -78,7 +82,8 @@ class Progress:
             return
         now = self.clock()
         self.history.append((now, done))
-        while len(self.history) > 1 and self.history[1][0] <= now - WINDOW:
+        window = max(WINDOW, SHARE * (now - self.started))
+        while len(self.history) > 1 and self.history[1][0] <= now - window:
             self.history.popleft()  # keeps the newest point at least WINDOW old
         interval = REDRAW if self.terminal else self.every
         if now - (self.started if finished else self.last) < interval:

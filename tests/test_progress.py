@@ -143,3 +143,19 @@ def test_the_level_engine_feeds_the_display() -> None:
 def test_a_short_piped_solve_prints_nothing_on_stderr() -> None:
     result = run_cli("pig", "game", "--target", "10")  # well under a second of solving
     assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+def test_a_long_solves_rate_is_that_of_the_last_half_of_its_time() -> None:
+    """After 10 minutes the window is half the time since the start: an hour-long solve's time
+    left does not swing with each slow chunk."""
+    stream, clock = io.StringIO(), Clock()
+    progress = Progress("strike", stream=stream, clock=clock)
+    done = 0
+    for seconds in range(0, 4001, 100):  # 3 groups a second, 1 in the last 300 s
+        clock.now = seconds
+        progress.steps(done, 100_000)
+        done += 100 if seconds >= 3700 else 300
+    # at 4,000 s the window is 2,000 s: 11,400 - 6,000 groups since 2,000 s, 2.7 a second
+    # (the last 300 s alone: 1 a second), 88,600 left: 32,815 s
+    assert stream.getvalue().splitlines()[-1] == \
+        "strike: component groups 11,400/100,000, 2.7 groups/s, 9.1 h left"

@@ -16,7 +16,7 @@ numbering's successors and similar positions to race.py's own, position by posit
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -322,23 +322,35 @@ def _offsets(players: int, target: int, results: int) -> list[int]:
     return offsets
 
 
-def solve_seconds(race: DalekRace, part: Position | None = None) -> float:
+def level_sizes(players: int, target: int, results: int) -> np.ndarray:
+    """The numbered positions (reachable or not) of each level: before the final round, every
+    mover of each row of scores below the target with that sum; then each mover's block of the
+    final round."""
+    rows = np.ones(1, dtype=np.int64)
+    for _ in range(players):
+        rows = np.convolve(rows, np.ones(target, dtype=np.int64))
+    return np.concatenate([players * rows, np.diff(_offsets(players, target, results))])
+
+
+def solve_seconds(race: DalekRace, part: Position | None = None,
+                  finished: Collection[int] = ()) -> float:
     """Seconds a level solve of the race would take, from its size, or of its part from
-    `part` (the share of the numbered positions whose scores are each at least the part's)."""
-    t = race.target
-    offsets = _offsets(race.players, t, race.turn.graph.n_results)
+    `part` (the share of the numbered positions whose scores are each at least the part's);
+    `finished`: the levels a checkpoint holds already, which a resumed solve reads instead."""
+    n, t = race.players, race.target
+    sizes = level_sizes(n, t, race.turn.graph.n_results)
+    costs = np.where(np.arange(len(sizes)) <= n * (t - 1), SECONDS_BEFORE_FINAL, SECONDS_FINAL)
     share = 1.0 if part is None else float(np.prod([(t - min(s, t)) / t for s in part[0]]))
-    seconds = share * (offsets[0] * SECONDS_BEFORE_FINAL
-                       + (offsets[-1] - offsets[0]) * SECONDS_FINAL)
-    return seconds / WORKERS
+    return share * float(np.delete(sizes * costs, list(finished)).sum()) / WORKERS
 
 
-def estimate(game: LevelRace) -> tuple[float, float]:
-    """(seconds, bytes) a level solve of this race (or its part) would take, from its size;
-    the memory is the whole numbering's (a part's values are held by position number too)."""
+def estimate(game: LevelRace, finished: Collection[int] = ()) -> tuple[float, float]:
+    """(seconds, bytes) a level solve of this race (or its part) would take, from its size,
+    less the `finished` levels a checkpoint holds; the memory is the whole numbering's (a
+    part's values are held by position number too, and a resumed solve's too)."""
     memory = (game.turn.workspace_bytes + FIXED_BYTES
               + game.size * (8 * game.metrics + BYTES_PER_POSITION))
-    return solve_seconds(game.race, game.part), memory
+    return solve_seconds(game.race, game.part, finished), memory
 
 
 def solve_cost(race: DalekRace, exact: bool, engine: str) -> tuple[float, float]:
@@ -348,14 +360,17 @@ def solve_cost(race: DalekRace, exact: bool, engine: str) -> tuple[float, float]
     return race_cost(race, exact)
 
 
-def check(game: LevelRace, force: bool = False) -> None:
-    """Refuse (one line) a level solve above the time budget (unless forced) or the memory."""
+def check(game: LevelRace, force: bool = False, finished: Collection[int] = ()) -> None:
+    """Refuse (one line) a level solve above the time budget (unless forced) or the memory;
+    resumed from a checkpoint holding the `finished` levels, what is left of it."""
     from solver import limits
 
-    seconds, memory = estimate(game)
+    seconds, memory = estimate(game, finished)
     what = f"the {game.players}-player race to {game.target}"
     if game.part is not None:
         what += f" from scores {','.join(map(str, game.part[0]))}"
+    if finished:
+        what += f" ({game.levels - len(finished)} of its {game.levels} levels left)"
     limits.refuse(what, seconds, memory, force)
 
 
@@ -372,8 +387,9 @@ def solve_levels(race: DalekRace, checkpoint: Path | str | None = None, progress
     game = LevelRace(race, part)  # its turn passes merge the graph once, for the estimate and
     # the solve
     store = None if checkpoint is None else Checkpoint(checkpoint, game.parameters())
-    if store is None or len(store.finished()) < game.levels:
-        check(game, force)
+    finished = {} if store is None else store.finished()
+    if len(finished) < game.levels:
+        check(game, force, finished)
     solution = levels.solve(game, store=store, progress=progress, runner=runner)
     total = solution.total
     mixes = []

@@ -24,7 +24,7 @@ each option as edges (levels.Edges).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, factorial
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from solver.checkpoint import Checkpoint
 from solver.engine.local import Choices
 from solver.engine.solving import Solving
 from solver.errors import InputError
@@ -435,27 +436,32 @@ class LevelSolution:
                              "it")
 
 
-def estimate(game: Strike) -> tuple[float, float]:
-    """(seconds, bytes) a level solve of this game would take, from its numbering's size."""
+def estimate(game: Strike, finished: Collection[int] = ()) -> tuple[float, float]:
+    """(seconds, bytes) a level solve of this game would take, from its numbering's size less
+    the `finished` levels a checkpoint holds (a resumed solve reads them)."""
     numbered = LevelStrike(game)
-    return (numbered.size * SECONDS_PER_NUMBER,
+    sizes = np.diff(numbered.level_start, prepend=0)  # the setup, then a level per dice out
+    return (int(np.delete(sizes, list(finished)).sum()) * SECONDS_PER_NUMBER,
             FIXED_BYTES + numbered.size * (8 * numbered.metrics + BYTES_PER_NUMBER))
 
 
-def check(game: Strike, force: bool = False) -> None:
-    """Refuse (one line) a level solve above the time budget (unless forced) or the memory."""
+def check(game: Strike, force: bool = False, finished: Collection[int] = ()) -> None:
+    """Refuse (one line) a level solve above the time budget (unless forced) or the memory;
+    resumed from a checkpoint holding the `finished` levels, what is left of it."""
     from solver import limits
 
-    seconds, memory = estimate(game)
-    limits.refuse(f"solving {game.players}-player Strike with {game.dice} dice each", seconds,
-                  memory, force)
+    seconds, memory = estimate(game, finished)
+    what = f"solving {game.players}-player Strike with {game.dice} dice each"
+    if finished:
+        levels = LevelStrike(game).levels
+        what += f" ({levels - len(finished)} of its {levels} levels left)"
+    limits.refuse(what, seconds, memory, force)
 
 
 def solve_levels(game: Strike, checkpoint: Path | str | None = None, progress=None,
                  runner: levels.Runner | None = None) -> LevelSolution:
     """Solve Strike on the level engine (float64), resuming from and writing to a checkpoint
     folder when given one, its chunks solved by `runner` (default: here)."""
-    from solver.checkpoint import Checkpoint
     from solver.engine import levels
 
     numbered = LevelStrike(game)
@@ -482,7 +488,10 @@ def solved(game: Strike, *, solving: Solving | None = None, progress=None,
         found = cache.in_memory(key, lambda: _read_cached(game, key))
         if found is not None:
             return found
-    check(game, force)
+    finished = {} if solving.checkpoint is None else \
+        Checkpoint(solving.checkpoint, LevelStrike(game).parameters()).finished()
+    if len(finished) < LevelStrike(game).levels:  # a checkpoint holding every level is read
+        check(game, force, finished)
     solution = solve_levels(game, solving.checkpoint, progress, solving.runner)
     if use_cache and solving.checkpoint is None:  # a checkpoint keeps its own solve
         reachable = solution.index.reachable

@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 from helpers import every_value, kill_part_way, run_cli
 
+from solver.checkpoint import Checkpoint
 from solver.engine import levels
 from solver.engine.cyclic import Terminal, explore
 from solver.engine.levels import driver
 from solver.errors import InputError
 from solver.games.dalek.files import parse_rules
-from solver.games.dalek.levels import LevelRace, check, solve_levels
+from solver.games.dalek.levels import LevelRace, check, estimate, level_sizes, solve_levels
 from solver.games.dalek.race import DalekRace
 from solver.games.dalek.racesolve import solve_race
 from solver.games.dalek.turn import compile_turn
@@ -137,16 +138,30 @@ solve_levels(race, sys.argv[1], progress=slowly)
 """
 
 
-def test_a_killed_solve_resumes_to_the_same_bits(tmp_path) -> None:
+def test_a_killed_solve_resumes_to_the_same_bits(tmp_path, monkeypatch) -> None:
+    """A solve killed part-way resumes to the same bits, and is estimated on the levels it has
+    left: a budget that refuses the whole race lets its rest run; a refusal says how many
+    levels are left."""
     folder = tmp_path / "checkpoint"
     race = race_of(3, 10, 4)
     game = LevelRace(race)
     done = kill_part_way(SLOW_SOLVE, folder, 8)
     assert 8 <= done < game.levels  # killed part-way
+    finished = Checkpoint(folder, game.parameters()).finished()
+    left, all_levels = estimate(game, finished)[0], estimate(game)[0]
+    assert 0 < left < all_levels
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", str((left + all_levels) / 2))
+    with pytest.raises(InputError, match=r"3-player race to 10 would take about"):
+        check(game)
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", str(left / 2))
+    with pytest.raises(InputError, match=rf"\({game.levels - len(finished)} of its "
+                                         rf"{game.levels} levels left\) would take about"):
+        check(game, finished=finished)
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", str((left + all_levels) / 2))
     said = []
     resumed = solve_levels(race, folder, progress=lambda status: said.append(status))
     assert said[0].resumed_levels >= done and said[-1].levels_done == game.levels
-    whole = solve_levels(race)
+    whole = solve_levels(race, force=True)  # the whole race is over the budget
     assert np.array_equal(every_value(resumed.table).T, whole.table, equal_nan=True)
     assert (resumed.residual, resumed.components) == (whole.residual, whole.components)
 
@@ -220,6 +235,18 @@ def test_resuming_is_said_even_when_quiet(tmp_path, capsys) -> None:
     assert capsys.readouterr().err == (f"race: resuming after {LevelRace(race).levels} of "
                                        f"{LevelRace(race).levels} levels read from the "
                                        f"checkpoint\n")
+
+
+@pytest.mark.parametrize("players, target, dice", [(3, 8, 4), (4, 6, 3)])
+def test_the_estimate_counts_each_levels_numbers(players, target, dice) -> None:
+    """level_sizes, counted by convolution, are the numbers each level lists, and the estimate
+    of a solve with every level finished is nothing."""
+    race = race_of(players, target, dice)
+    game = LevelRace(race)
+    sizes = [len(game.positions(level)) for level in range(game.levels)]
+    assert level_sizes(players, target, game.results).tolist() == sizes
+    assert sum(sizes) == game.size
+    assert estimate(game, range(game.levels))[0] == 0.0 < estimate(game)[0]
 
 
 def test_limits_refuse_what_the_budget_does_not_cover(monkeypatch) -> None:

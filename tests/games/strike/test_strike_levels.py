@@ -13,10 +13,21 @@ import numpy as np
 import pytest
 from helpers import every_value, kill_part_way, run_cli
 
+from solver.checkpoint import Checkpoint
 from solver.engine.cyclic import Terminal, explore, solve
 from solver.engine.levels import chunks
+from solver.engine.solving import Solving
 from solver.errors import InputError
-from solver.games.strike.levels import LevelStrike, _lehmer, _unlehmer, solve_levels
+from solver.games.strike.levels import (
+    SECONDS_PER_NUMBER,
+    LevelStrike,
+    _lehmer,
+    _unlehmer,
+    check,
+    estimate,
+    solve_levels,
+)
+from solver.games.strike.levels import solved as solved_game
 from solver.games.strike.model import Strike
 from solver.progress import Progress
 
@@ -139,13 +150,28 @@ solve_levels(Strike(3, 3, scoring="points"), sys.argv[1], progress=slowly)
 """
 
 
-def test_a_killed_solve_resumes_to_the_same_bits(tmp_path) -> None:
+def test_a_killed_solve_resumes_to_the_same_bits(tmp_path, monkeypatch) -> None:
+    """A solve killed part-way resumes to the same bits, and is estimated on the levels it has
+    left: a budget that refuses the whole game lets its rest run; a refusal says how many
+    levels are left."""
     folder = tmp_path / "checkpoint"
     game = Strike(3, 3, scoring="points")
     done = kill_part_way(SLOW_SOLVE, folder, 3)
-    assert 3 <= done < LevelStrike(game).levels  # killed part-way
+    numbered = LevelStrike(game)
+    assert 3 <= done < numbered.levels  # killed part-way
+    finished = Checkpoint(folder, numbered.parameters()).finished()
+    left, all_levels = estimate(game, finished)[0], estimate(game)[0]
+    assert 0 < left < all_levels == numbered.size * SECONDS_PER_NUMBER
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", str(left / 2))
+    with pytest.raises(InputError, match=rf"\({numbered.levels - len(finished)} of its "
+                                         rf"{numbered.levels} levels left\) would take about"):
+        solved_game(game, solving=Solving("levels", folder), use_cache=False)
+    monkeypatch.setenv("DICE_SOLVER_BUDGET", str((left + all_levels) / 2))
+    with pytest.raises(InputError, match=r"3-player Strike with 3 dice each would take about"):
+        check(game)
     said = []
-    resumed = solve_levels(game, folder, progress=lambda status: said.append(status))
+    resumed = solved_game(game, solving=Solving("levels", folder), use_cache=False,
+                          progress=lambda status: said.append(status))
     assert said[0].resumed_levels >= done and said[-1].levels_done == said[-1].levels
     whole = solve_levels(game)
     assert np.array_equal(every_value(resumed.table), whole.table, equal_nan=True)
