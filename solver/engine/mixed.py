@@ -30,6 +30,8 @@ from itertools import combinations, product
 
 import numpy as np
 
+from solver.engine import linear
+
 NEWTON_STEPS = 60
 STEP = 1e-4  # of the central differences that give Newton's Jacobian: the gaps can be as small
 # as 1e-10 over the whole simplex, so a step of 1e-7 moves them less than their rounding
@@ -54,7 +56,7 @@ class Component:
         for k, r in zip(*np.nonzero(stay)):
             matrix[k, self.inside[k, r]] -= policies[k, r]
         rhs = np.einsum("kr,krm->km", np.where(stay, 0.0, policies), self.outside)
-        return np.linalg.solve(matrix, rhs)
+        return linear.solve(matrix, rhs)
 
     def utilities(self, values: np.ndarray) -> np.ndarray:
         """Each member's worth of each result (members, results) given the members' values."""
@@ -78,7 +80,7 @@ class Mixed:
 
     @property
     def policies(self) -> np.ndarray:
-        return np.stack([w @ c for w, c in zip(self.weights, self.candidates)])
+        return np.stack([linear.combine(w, c) for w, c in zip(self.weights, self.candidates)])
 
 
 def pack(mixes: list[tuple[np.ndarray, Mixed]]) -> dict[str, np.ndarray]:
@@ -152,7 +154,7 @@ def solve(component: Component, candidates: list[np.ndarray], respond: Respond,
         weights = restricted_equilibrium(component, candidates, tolerance)
         if weights is None:
             return None
-        policies = np.stack([w @ c for w, c in zip(weights, candidates)])
+        policies = np.stack([linear.combine(w, c) for w, c in zip(weights, candidates)])
         values = component.evaluate(policies)
         own = values[np.arange(len(values)), component.objective]
         best, responses = respond(component.utilities(values))
@@ -182,9 +184,9 @@ def restricted_equilibrium(component: Component, candidates: list[np.ndarray],
 def worths(component: Component, candidates: list[np.ndarray],
            weights: list[np.ndarray]) -> list[np.ndarray]:
     """Each member's worth of each of its candidates, the others playing their weights."""
-    policies = np.stack([w @ c for w, c in zip(weights, candidates)])
+    policies = np.stack([linear.combine(w, c) for w, c in zip(weights, candidates)])
     utilities = component.utilities(component.evaluate(policies))
-    return [c @ utilities[k] for k, c in enumerate(candidates)]
+    return [np.sum(c * utilities[k], axis=1) for k, c in enumerate(candidates)]
 
 
 def _indifferent(component: Component, candidates: list[np.ndarray],
@@ -219,11 +221,11 @@ def _indifferent(component: Component, candidates: list[np.ndarray],
         jacobian = np.column_stack([(gaps(x + STEP * e) - gaps(x - STEP * e)) / (2 * STEP)
                                     for e in np.eye(len(x))])
         try:
-            x = x - np.linalg.lstsq(jacobian, f, rcond=None)[0]
-        except np.linalg.LinAlgError:
-            return None
+            x = x - linear.solve(jacobian, f)
+        except np.linalg.LinAlgError:  # singular: in the races measured, always all 0, where
+            break  # the least-norm step is none; so take none, and let the gaps below decide
     weights = weights_of(x)
-    if np.max(np.abs(gaps(x))) > 1e-13 or min(w.min() for w in weights) < -1e-12:
+    if not np.max(np.abs(gaps(x))) <= 1e-13 or min(w.min() for w in weights) < -1e-12:  # NaN too
         return None
     return [np.clip(w, 0.0, None) / np.clip(w, 0.0, None).sum() for w in weights]
 
@@ -232,7 +234,7 @@ def _stable(component: Component, candidates: list[np.ndarray], weights: list[np
             tolerance: float) -> bool:
     """No member has a candidate better than what it plays (by more than the tolerance)."""
     worth = worths(component, candidates, weights)
-    return all(v.max() <= w @ v + tolerance for v, w in zip(worth, weights))
+    return all(v.max() <= linear.combine(w, v) + tolerance for v, w in zip(worth, weights))
 
 
 def _distinct(rows: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ from typing import cast
 import numpy as np
 from numba import njit
 
-from solver.engine import mixed
+from solver.engine import linear, mixed
 from solver.engine.iteration import iterate
 from solver.engine.levels.protocols import LevelGame, OptionGame
 from solver.engine.levels.reach import CHUNK, within
@@ -235,7 +235,7 @@ class _TurnChunk(_Chunk):
             np.subtract.at(matrix, (block[hit], self.rank[members[rows[hit]]],
                                     self.rank[target[hit]]),
                            self.policy[members[rows[hit]], r])
-        solved = np.linalg.solve(matrix, rhs[rows].reshape(count, size, -1))
+        solved = linear.solve(matrix, rhs[rows].reshape(count, size, -1))
         values[rows] = solved.reshape(len(rows), -1)
 
 

@@ -8,6 +8,10 @@ paranoid game's Bellman equations, and the zero-sum identity of two players.
 
 from __future__ import annotations
 
+import os
+import platform
+import subprocess
+import sys
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -221,6 +225,9 @@ def test_where_pure_play_cycles_the_engine_mixes_to_an_exact_equilibrium() -> No
         assert np.abs(solution.values(seat) - np.array(row, dtype=float)).max() <= 1e-12
 
 
+GOLDEN_MIX = Path(__file__).parent / "golden" / "mix_4p_to_20_at_11_0_7_2.npz"
+
+
 def test_a_cycle_of_tiny_gains_is_settled_by_mixing() -> None:
     """The 4-player race to 20 at the scores (11, 0, 7, 2): pure best responses cycle with
     gains of 2e-10 to 5e-10, so the indifference conditions are that small over the whole
@@ -228,7 +235,7 @@ def test_a_cycle_of_tiny_gains_is_settled_by_mixing() -> None:
     solve stopped at 3.8e-10). The component (results leaving it valued from the solve's later
     levels) is saved in golden/; the mix must reach a residual within 1e-12 against every turn
     policy, each mixing seat indifferent among its candidates."""
-    saved = np.load(Path(__file__).parent / "golden" / "mix_4p_to_20_at_11_0_7_2.npz")
+    saved = np.load(GOLDEN_MIX)
     component = mixed.Component(saved["inside"], saved["outside"], saved["objective"])
     turn = compile_turn(parse_rules())
     passes = TurnPasses(turn.graph, turn.root)
@@ -238,6 +245,58 @@ def test_a_cycle_of_tiny_gains_is_settled_by_mixing() -> None:
     for worth, weights in zip(mixed.worths(component, found.candidates, found.weights),
                               found.weights):
         assert np.ptp(worth[weights > 0]) <= 1e-15
+
+
+MIX_DIGEST = f"""
+import hashlib
+import numpy as np
+from solver.engine import mixed
+from solver.engine.levels import TurnPasses
+from solver.games.dalek.files import parse_rules
+from solver.games.dalek.turn import compile_turn
+saved = np.load({str(GOLDEN_MIX)!r})
+turn = compile_turn(parse_rules())
+passes = TurnPasses(turn.graph, turn.root)
+found = mixed.mix(mixed.Component(saved["inside"], saved["outside"], saved["objective"]),
+                  saved["policies"], lambda u: passes.respond(u, True), 1e-12)
+print(hashlib.sha256(b"".join(w.tobytes() for w in found.weights)
+                     + found.values.tobytes()).hexdigest())
+"""
+
+
+def openblas_core_types() -> list[str]:
+    """The OpenBLAS core types this CPU can run ("" for the one OpenBLAS picks itself), or
+    none where NumPy's BLAS is not OpenBLAS or the CPU is not an x86 one whose flags Linux
+    lists."""
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]["name"]
+    cpuinfo = Path("/proc/cpuinfo")
+    if "openblas" not in blas or platform.machine() not in ("x86_64", "AMD64") \
+            or not cpuinfo.exists():
+        return []
+    flags = set(next((line for line in cpuinfo.read_text().splitlines()
+                      if line.startswith("flags")), "").split())
+    needs = {"Nehalem": {"sse4_2"}, "Sandybridge": {"avx"}, "Haswell": {"avx2", "fma"},
+             "SkylakeX": {"avx512f", "avx512bw", "avx512dq", "avx512vl"}}
+    return [""] + [core for core, wanted in needs.items() if wanted <= flags]
+
+
+def test_the_mix_is_the_same_bits_whichever_kernels_openblas_picks() -> None:
+    """OpenBLAS picks its kernels by CPU, and theirs sum in different orders: with NumPy's
+    solve, lstsq and @ the mix above came out differently under this machine's own kernels
+    ("SkylakeX" on an AMD EPYC) and under Haswell's, weights 2e-7 apart, and the 3-player race
+    to 60 moved by 2.6e-12. Each core type this CPU can run (OPENBLAS_CORETYPE is read when the
+    library loads: a process each) must give the same weights and values to the bit."""
+    cores = openblas_core_types()
+    if len(cores) < 2:
+        pytest.skip("needs NumPy on OpenBLAS on an x86 Linux machine (OPENBLAS_CORETYPE)")
+    digests = {}
+    for core in cores:
+        env = {**os.environ, "OPENBLAS_CORETYPE": core, "OPENBLAS_VERBOSE": "2"}
+        done = subprocess.run([sys.executable, "-c", MIX_DIGEST], env=env, capture_output=True,
+                              text=True, timeout=300, check=True)
+        assert f"Core: {core}" in done.stdout + done.stderr or not core  # the kernels asked for
+        digests[core or "own"] = done.stdout.splitlines()[-1]
+    assert len(set(digests.values())) == 1, digests
 
 
 def test_a_checkpoint_gives_back_the_mixes_it_was_given(tmp_path) -> None:
