@@ -80,7 +80,12 @@ class Mixed:
 
     @property
     def policies(self) -> np.ndarray:
-        return np.stack([linear.combine(w, c) for w, c in zip(self.weights, self.candidates)])
+        return played(self.weights, self.candidates)
+
+
+def played(weights: list[np.ndarray], candidates: list[np.ndarray]) -> np.ndarray:
+    """The distribution each member plays (members, results): its candidates, weighted."""
+    return np.stack([linear.combine(w, c) for w, c in zip(weights, candidates)])
 
 
 def pack(mixes: list[tuple[np.ndarray, Mixed]]) -> dict[str, np.ndarray]:
@@ -154,7 +159,7 @@ def solve(component: Component, candidates: list[np.ndarray], respond: Respond,
         weights = restricted_equilibrium(component, candidates, tolerance)
         if weights is None:
             return None
-        policies = np.stack([linear.combine(w, c) for w, c in zip(weights, candidates)])
+        policies = played(weights, candidates)
         values = component.evaluate(policies)
         own = values[np.arange(len(values)), component.objective]
         best, responses = respond(component.utilities(values))
@@ -184,9 +189,9 @@ def restricted_equilibrium(component: Component, candidates: list[np.ndarray],
 def worths(component: Component, candidates: list[np.ndarray],
            weights: list[np.ndarray]) -> list[np.ndarray]:
     """Each member's worth of each of its candidates, the others playing their weights."""
-    policies = np.stack([linear.combine(w, c) for w, c in zip(weights, candidates)])
+    policies = played(weights, candidates)
     utilities = component.utilities(component.evaluate(policies))
-    return [np.sum(c * utilities[k], axis=1) for k, c in enumerate(candidates)]
+    return [linear.dots(c, utilities[k]) for k, c in enumerate(candidates)]
 
 
 def _indifferent(component: Component, candidates: list[np.ndarray],

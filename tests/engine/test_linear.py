@@ -66,3 +66,9 @@ def test_combine_sums_the_weighted_rows_in_order() -> None:
     weights = np.array([1.0, 1.0, 1.0])
     assert linear.combine(weights, rows).tolist() == [(0.1 + 0.2) + 0.3, (1e16 + 1.0) - 1e16]
     assert linear.combine(weights, rows[:, 0]) == (0.1 + 0.2) + 0.3
+
+
+def test_dots_sums_each_rows_products() -> None:
+    """Each row's products, summed; exact where the sums are (small integers)."""
+    rows = np.arange(12.0).reshape(3, 4)
+    assert linear.dots(rows, np.array([1.0, 2.0, 3.0, 4.0])).tolist() == [20.0, 60.0, 100.0]

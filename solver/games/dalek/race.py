@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from solver.engine import linear
 from solver.engine.cyclic import Terminal
 from solver.engine.local import Choices, TurnLocal
 from solver.errors import InputError
@@ -467,7 +468,7 @@ def mixed_rows(mixes: list) -> np.ndarray:
         for (scores, mover), candidates, weights in zip(positions, mix.candidates, mix.weights):
             if np.count_nonzero(weights) < 2:
                 continue
-            points = candidates @ np.arange(candidates.shape[1])
+            points = linear.dots(candidates, np.arange(candidates.shape[1]))
             rows += [[*scores, mover, w, c[0], p]
                      for w, c, p in zip(weights.tolist(), candidates, points.tolist()) if w > 0]
     return np.array(rows, dtype=np.float64)
