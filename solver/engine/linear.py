@@ -1,4 +1,4 @@
-"""Small dense linear systems solved in numpy's elementwise arithmetic, the same bits on every CPU.
+"""Small dense linear algebra in NumPy's elementwise arithmetic: the same bits on every CPU.
 
 NumPy's `linalg.solve`, `lstsq` and `@` call OpenBLAS, which picks its kernels by the CPU it finds
 (on an AMD EPYC "SkylakeX", elsewhere "Haswell"): they sum in different orders, so the last bits

@@ -282,10 +282,11 @@ def openblas_core_types() -> list[str]:
 
 def test_the_mix_is_the_same_bits_whichever_kernels_openblas_picks() -> None:
     """OpenBLAS picks its kernels by CPU, and theirs sum in different orders: with NumPy's
-    solve, lstsq and @ the mix above came out differently under this machine's own kernels
-    ("SkylakeX" on an AMD EPYC) and under Haswell's, weights 2e-7 apart, and the 3-player race
-    to 60 moved by 2.6e-12. Each core type this CPU can run (OPENBLAS_CORETYPE is read when the
-    library loads: a process each) must give the same weights and values to the bit."""
+    solve, lstsq and @ the mix above came out three ways under five runs on an AMD EPYC (its
+    own kernels, "SkylakeX"; "Nehalem"; "Sandybridge" and "Haswell"), seat 4's weight 1.8e-8
+    apart, and the 3-player race to 60 moved by 2.6e-12. Each core type this CPU can run
+    (OPENBLAS_CORETYPE is read when the library loads: a process each) must give the same
+    weights and values to the bit."""
     cores = openblas_core_types()
     if len(cores) < 2:
         pytest.skip("needs NumPy on OpenBLAS on an x86 Linux machine (OPENBLAS_CORETYPE)")
