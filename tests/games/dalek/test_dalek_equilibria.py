@@ -268,7 +268,10 @@ def openblas_core_types() -> list[str]:
     """The OpenBLAS core types this CPU can run ("" for the one OpenBLAS picks itself), or
     none where NumPy's BLAS is not OpenBLAS or the CPU is not an x86 one whose flags Linux
     lists."""
-    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]["name"]
+    try:
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]["name"]
+    except TypeError:  # NumPy before 1.26 only prints its configuration
+        return []
     cpuinfo = Path("/proc/cpuinfo")
     if "openblas" not in blas or platform.machine() not in ("x86_64", "AMD64") \
             or not cpuinfo.exists():
