@@ -292,7 +292,7 @@ def test_the_mix_is_the_same_bits_whichever_kernels_openblas_picks() -> None:
     weights and values to the bit."""
     cores = openblas_core_types()
     if len(cores) < 2:
-        pytest.skip("needs NumPy on OpenBLAS on an x86 Linux machine (OPENBLAS_CORETYPE)")
+        pytest.skip("needs NumPy 1.26 or later on OpenBLAS, on x86 Linux (OPENBLAS_CORETYPE)")
     digests = {}
     for core in cores:
         env = {**os.environ, "OPENBLAS_CORETYPE": core, "OPENBLAS_VERBOSE": "2"}
