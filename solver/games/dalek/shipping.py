@@ -27,7 +27,7 @@ def made_now() -> dict:
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 cwd=Path(__file__).parent, check=True).stdout.strip()
-        code = [":/solver", ":(top,exclude)solver/games/dalek/shipped"]  # not the files it writes
+        code = [":/solver", f":(exclude){shipped.FOLDER}"]  # not the files it writes
         dirty = subprocess.run(["git", "status", "--porcelain", *code], capture_output=True,
                                text=True, cwd=Path(__file__).parent, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
