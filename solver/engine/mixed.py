@@ -227,8 +227,8 @@ def _indifferent(component: Component, candidates: list[np.ndarray],
                                     for e in np.eye(len(x))])
         try:
             x = x - linear.solve(jacobian, f)
-        except np.linalg.LinAlgError:  # singular: in the races measured, always all 0, where
-            break  # the least-norm step is none; so take none, and let the gaps below decide
+        except np.linalg.LinAlgError:  # a zero pivot: as lstsq's least-norm step from an
+            break  # all-0 Jacobian (most singular ones measured), no step; the gaps below decide
     weights = weights_of(x)
     if not np.max(np.abs(gaps(x))) <= 1e-13 or min(w.min() for w in weights) < -1e-12:  # NaN too
         return None
