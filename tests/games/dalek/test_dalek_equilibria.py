@@ -225,7 +225,14 @@ def test_where_pure_play_cycles_the_engine_mixes_to_an_exact_equilibrium() -> No
         assert np.abs(solution.values(seat) - np.array(row, dtype=float)).max() <= 1e-12
 
 
-GOLDEN_MIX = Path(__file__).parent / "golden" / "mix_4p_to_20_at_11_0_7_2.npz"
+def golden_mix() -> tuple[mixed.Component, mixed.Mixed | None]:
+    """The saved component of the 4-player race to 20 at (11, 0, 7, 2), and its mix."""
+    saved = np.load(Path(__file__).parent / "golden" / "mix_4p_to_20_at_11_0_7_2.npz")
+    component = mixed.Component(saved["inside"], saved["outside"], saved["objective"])
+    turn = compile_turn(parse_rules())
+    passes = TurnPasses(turn.graph, turn.root)
+    return component, mixed.mix(component, saved["policies"],
+                                lambda u: passes.respond(u, True), 1e-12)
 
 
 def test_a_cycle_of_tiny_gains_is_settled_by_mixing() -> None:
@@ -235,11 +242,7 @@ def test_a_cycle_of_tiny_gains_is_settled_by_mixing() -> None:
     solve stopped at 3.8e-10). The component (results leaving it valued from the solve's later
     levels) is saved in golden/; the mix must reach a residual within 1e-12 against every turn
     policy, each mixing seat indifferent among its candidates."""
-    saved = np.load(GOLDEN_MIX)
-    component = mixed.Component(saved["inside"], saved["outside"], saved["objective"])
-    turn = compile_turn(parse_rules())
-    passes = TurnPasses(turn.graph, turn.root)
-    found = mixed.mix(component, saved["policies"], lambda u: passes.respond(u, True), 1e-12)
+    component, found = golden_mix()
     assert found is not None and found.residual <= 1e-12
     assert sum(len(w) > 1 for w in found.weights) >= 2  # the two seats whose play cycled mix
     for worth, weights in zip(mixed.worths(component, found.candidates, found.weights),
@@ -247,18 +250,10 @@ def test_a_cycle_of_tiny_gains_is_settled_by_mixing() -> None:
         assert np.ptp(worth[weights > 0]) <= 1e-15
 
 
-MIX_DIGEST = f"""
+MIX_DIGEST = """
 import hashlib
-import numpy as np
-from solver.engine import mixed
-from solver.engine.levels import TurnPasses
-from solver.games.dalek.files import parse_rules
-from solver.games.dalek.turn import compile_turn
-saved = np.load({str(GOLDEN_MIX)!r})
-turn = compile_turn(parse_rules())
-passes = TurnPasses(turn.graph, turn.root)
-found = mixed.mix(mixed.Component(saved["inside"], saved["outside"], saved["objective"]),
-                  saved["policies"], lambda u: passes.respond(u, True), 1e-12)
+from test_dalek_equilibria import golden_mix
+found = golden_mix()[1]
 print(hashlib.sha256(b"".join(w.tobytes() for w in found.weights)
                      + found.values.tobytes()).hexdigest())
 """
@@ -293,9 +288,12 @@ def test_the_mix_is_the_same_bits_whichever_kernels_openblas_picks() -> None:
     cores = openblas_core_types()
     if len(cores) < 2:
         pytest.skip("needs NumPy 1.26 or later on OpenBLAS, on x86 Linux (OPENBLAS_CORETYPE)")
+    # the subprocess imports this module and the package it tests, not another install's
+    here = os.pathsep.join([str(Path(__file__).parent), str(Path(mixed.__file__).parents[2])])
     digests = {}
     for core in cores:
-        env = {**os.environ, "OPENBLAS_CORETYPE": core, "OPENBLAS_VERBOSE": "2"}
+        env = {**os.environ, "OPENBLAS_CORETYPE": core, "OPENBLAS_VERBOSE": "2",
+               "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])}
         done = subprocess.run([sys.executable, "-c", MIX_DIGEST], env=env, capture_output=True,
                               text=True, timeout=300, check=True)
         assert f"Core: {core}" in done.stdout + done.stderr or not core  # the kernels asked for
